@@ -1,0 +1,112 @@
+"""Positions (immutable), seeded deals, and what a player may see."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import Card, full_deck
+from .variants import Variant
+
+Pile = tuple[Card, ...]
+_MASK = (1 << 64) - 1
+
+
+class Position(NamedTuple):
+    """The whole true state of a game. Piles list cards bottom first, so ``pile[-1]`` is the top."""
+
+    variant: Variant
+    stock: Pile
+    waste: Pile
+    foundations: tuple[Pile, ...]
+    columns: tuple[Pile, ...]
+    hidden: tuple[int, ...]  # face-down cards at the bottom of each column
+    recycles: int = 0  # times the waste was turned over into the stock
+
+    def cards(self) -> list[Card]:
+        """Every card of the position, pile by pile."""
+        return [c for pile in (self.stock, self.waste, *self.foundations, *self.columns) for c in pile]
+
+    def on_foundations(self) -> int:
+        return sum(map(len, self.foundations))
+
+    def face_down(self) -> int:
+        return sum(self.hidden)
+
+
+class Observation(NamedTuple):
+    """What a player sees: face-down cards and the stock's order are hidden."""
+
+    variant: Variant
+    stock_size: int
+    waste: Pile
+    foundations: tuple[Pile, ...]
+    columns: tuple[Pile, ...]  # face-up cards only, bottom first
+    hidden: tuple[int, ...]
+    recycles: int
+
+
+def observe(position: Position) -> Observation:
+    p = position
+    return Observation(p.variant, len(p.stock), p.waste, p.foundations,
+                       tuple(col[h:] for col, h in zip(p.columns, p.hidden)), p.hidden, p.recycles)
+
+
+class SplitMix64:
+    """A tiny, fully specified random generator, so a seed deals the same cards on every platform."""
+
+    def __init__(self, seed: int) -> None:
+        if not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"a seed must be a whole number >= 0, got {seed!r}")
+        self.state = seed & _MASK
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), without modulo bias."""
+        limit = (1 << 64) - (1 << 64) % n
+        while (x := self.next64()) >= limit:
+            pass
+        return x % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates, from the last item down."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def shuffled_deck(variant: Variant, seed: int) -> list[Card]:
+    """The variant's deck in the order it is dealt (first card dealt first)."""
+    deck = full_deck(variant.ranks, variant.decks)
+    SplitMix64(seed).shuffle(deck)
+    return deck
+
+
+def deal(variant: Variant, seed: int) -> Position:
+    """Deal row by row, left to right; the rest of the deck is the stock."""
+    return deal_cards(variant, shuffled_deck(variant, seed))
+
+
+def deal_cards(variant: Variant, deck: list[Card]) -> Position:
+    """Deal a given deck order (first card dealt first)."""
+    cards = iter(deck)
+    columns: list[list[Card]] = [[] for _ in variant.columns]
+    foundations: list[list[Card]] = [[] for _ in range(variant.foundations)]
+    base = variant.ranks[0]
+    for row in range(max(variant.columns)):
+        for col, size in zip(columns, variant.columns):
+            if row >= size:
+                continue
+            c = next(cards)
+            face_up = row >= size - variant.face_up
+            while variant.aces_aside and face_up and c.rank_name == base:
+                next(f for f in foundations if not f).append(c)
+                c = next(cards)
+            col.append(c)
+    stock = tuple(reversed(list(cards)))
+    return Position(variant, stock, (), tuple(map(tuple, foundations)), tuple(map(tuple, columns)),
+                    tuple(size - variant.face_up for size in variant.columns))
