@@ -31,6 +31,9 @@ class Move(NamedTuple):
     target: int = -1
     count: int = 1
 
+    def __repr__(self) -> str:
+        return f"Move.from_text({str(self)!r})"
+
     def __str__(self) -> str:
         s, t = self.source + 1, self.target + 1
         return {DRAW: "draw", RECYCLE: "recycle", FLIP: f"flip t{s}", WASTE_TO_COLUMN: f"w>t{t}",
@@ -44,7 +47,7 @@ class Move(NamedTuple):
         if not m:
             raise InvalidMoveError(f"cannot read a move from {text!r}: write one of draw, recycle, flip t3, "
                                    "w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3")
-        g = {k: int(v) - 1 if v else None for k, v in m.groupdict().items() if k != "word"}
+        g = {k: int(v) - 1 if v else None for k, v in m.groupdict().items() if k not in ("word", "wf")}
         if any(v is not None and v < 0 for v in g.values()):
             raise InvalidMoveError(f"cannot read a move from {text!r}: columns, foundations and counts start at 1")
         if m["word"]:
@@ -333,7 +336,7 @@ def explain_illegal(p: Position, m: Move) -> str | None:
         return None if r.empty_ok[first] else f"{first} cannot go on the empty column {m.target + 1}: {v.empty_column_rule()}"
     if len(target) == p.hidden[m.target]:
         return f"the top card of column {m.target + 1} is face down: nothing can go on it"
-    if first not in r.parents[target[-1]] and target[-1] not in r.parents[first]:
+    if target[-1] not in r.parents[first]:
         return f"{first} cannot go on {target[-1]}: {v.column_rule()}"
     return None
 

@@ -1,0 +1,23 @@
+"""Build positions for story tests: name the piles that matter, the rest of the deck goes to the stock."""
+from __future__ import annotations
+
+from collections import Counter
+
+from solitaire import Card, Position, Variant, parse_card
+from solitaire.cards import full_deck
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(parse_card(t) for t in text.split())
+
+
+def make(variant: Variant, columns: list[str], *, hidden: list[int] | None = None, waste: str = "",
+         foundations: list[str] | None = None, stock: str | None = None, recycles: int = 0) -> Position:
+    """A position with the given piles; unnamed cards fill the stock (or the first foundations if stock is given)."""
+    cols = [cards(c) for c in columns] + [()] * (len(variant.columns) - len(columns))
+    founds = [cards(f) for f in (foundations or [])] + [()] * (variant.foundations - len(foundations or []))
+    w = cards(waste)
+    used = Counter(c for pile in (*cols, *founds, w) for c in pile)
+    rest = list((Counter(full_deck(variant.ranks, variant.decks)) - used).elements())
+    s = cards(stock) if stock is not None else tuple(rest)
+    return Position(variant, s, w, tuple(founds), tuple(cols), tuple((hidden or []) + [0] * (len(cols) - len(hidden or []))), recycles)

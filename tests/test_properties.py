@@ -1,0 +1,134 @@
+"""Properties over random games of all three variants (and a few custom ones)."""
+import random
+from collections import Counter
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, Move
+from solitaire.cards import full_deck
+from solitaire.moves import apply, explain_illegal, legal_moves, over_reason
+from solitaire.state import Position
+
+VARIANTS = [KLONDIKE, SOLIJOY, ITALIAN, replace(KLONDIKE, draw=3, foundation_to_tableau=True),
+            replace(ITALIAN, passes=2, auto_flip=False), replace(SOLIJOY, waste_to_foundation=True, draw=3)]
+variants = st.sampled_from(VARIANTS)
+seeds = st.integers(min_value=0, max_value=2**40)
+
+
+def candidate_moves(p: Position) -> list[Move]:
+    """Every well-formed move on this table, legal or not (plus a few out of range)."""
+    n, nf = len(p.columns) + 1, len(p.foundations) + 1
+    out = [Move("draw"), Move("recycle"), Move("w>f")]
+    out += [Move(k, s) for s in range(n) for k in ("flip", "t>f")]
+    out += [Move("w>t", target=d) for d in range(n)]
+    out += [Move("f>t", f, d) for f in range(nf) for d in range(n)]
+    out += [Move("t>t", s, d, k) for s in range(n) for d in range(n) for k in range(1, 15)]
+    return out
+
+
+def random_walk(variant, seed, steps):
+    """Positions of a seeded random game (at most ``steps`` moves)."""
+    rng = random.Random(seed)
+    p = Game(variant, seed % 1000).position
+    out = [p]
+    for _ in range(steps):
+        moves = legal_moves(p)
+        if not moves:
+            break
+        p = apply(p, rng.choice(moves))
+        out.append(p)
+    return out
+
+
+settings.register_profile("kit", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kit")
+
+
+@given(variants, seeds)
+def test_cards_are_always_exactly_the_deck(variant, seed):
+    deck = Counter(full_deck(variant.ranks, variant.decks))
+    for p in random_walk(variant, seed, 300):
+        assert Counter(p.cards()) == deck
+        assert all(0 <= h <= len(c) for h, c in zip(p.hidden, p.columns))
+        if variant.auto_flip:
+            assert all(h < len(c) or not c for h, c in zip(p.hidden, p.columns))
+
+
+@given(variants, seeds)
+def test_listed_moves_are_exactly_the_moves_the_rules_allow(variant, seed):
+    for p in random_walk(variant, seed, 150)[::10]:
+        legal = set(legal_moves(p))
+        assert len(legal) == len(legal_moves(p))  # no move listed twice
+        for m in candidate_moves(p):
+            assert (explain_illegal(p, m) is None) == (m in legal), (str(m), explain_illegal(p, m))
+
+
+@given(variants, seeds)
+def test_every_listed_move_plays_and_unlisted_moves_are_refused(variant, seed):
+    g = Game(variant, seed % 1000)
+    rng = random.Random(seed)
+    for _ in range(60):
+        legal = g.legal_moves()
+        if not legal:
+            break
+        illegal = [m for m in candidate_moves(g.position)[:40] if m not in legal]
+        before = g.position
+        for m in rng.sample(illegal, min(3, len(illegal))):
+            try:
+                g.play(m)
+                raise AssertionError(f"{m} was played although it is not listed")
+            except IllegalMoveError:
+                assert g.position == before
+        g.play(rng.choice(legal))
+
+
+@given(variants, seeds)
+def test_undo_restores_the_exact_previous_position(variant, seed):
+    g = Game(variant, seed % 1000)
+    rng = random.Random(seed)
+    history = [g.position]
+    for _ in range(80):
+        moves = g.legal_moves()
+        if not moves:
+            break
+        g.play(rng.choice(moves))
+        history.append(g.position)
+    while g.can_undo():
+        g.undo()
+        history.pop()
+        assert g.position == history[-1]
+
+
+@given(variants, seeds)
+def test_text_and_json_round_trip(variant, seed):
+    g = Game(variant, seed % 1000)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(120)):
+        moves = g.legal_moves()
+        if not moves:
+            break
+        g.play(rng.choice(moves))
+    assert Game.from_text(g.to_text()).position == g.position
+    again = Game.from_json(g.to_json())
+    assert again.position == g.position and again.moves == g.moves and again.start == g.start
+
+
+@settings(max_examples=12)
+@given(variants, seeds)
+def test_every_random_game_ends(variant, seed):
+    """A random player that never repeats a position reaches the end of the game (win or no more moves)."""
+    rng = random.Random(seed)
+    p = Game(variant, seed % 1000).position
+    seen = {p._replace(recycles=0)}
+    for _ in range(100_000):
+        if over_reason(p) is not None:
+            break
+        fresh = [q for q in (apply(p, m) for m in legal_moves(p)) if q._replace(recycles=0) not in seen]
+        if not fresh:
+            break  # a player who never repeats a position has nothing new to try
+        p = rng.choice(fresh)
+        seen.add(p._replace(recycles=0))
+    else:
+        raise AssertionError("the game did not end")
