@@ -1,0 +1,325 @@
+"""Friendly checks for the "your turn" exercises of the lesson notebooks.
+
+``check("01.red_cards", answer)`` prints what is right or what is off and returns True or False.
+It never raises: a wrong type, an unfinished stub (``...``) or a function that crashes all get a
+plain-English message instead of a traceback. Expected answers are computed from the kit itself,
+so they follow the rules as the code implements them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from .cards import Card, InvalidCardError, full_deck, parse_card
+from .game import Game
+from .moves import Move, explain_illegal, legal_moves, rules
+from .state import deal, shuffled_deck
+from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Variant
+
+
+class Verdict(NamedTuple):
+    """A checker's answer: right or not, and what to tell the student."""
+
+    ok: bool
+    message: str
+
+
+class NotAnswered(Exception):
+    """The student has not written an answer yet."""
+
+
+Checker = Callable[[Any], Verdict]
+EXERCISES: dict[str, tuple[str, Checker]] = {}
+
+
+def exercise(name: str, question: str) -> Callable[[Checker], Checker]:
+    """Register a checker under ``name`` (``"<lesson>.<topic>"``)."""
+    def register(fn: Checker) -> Checker:
+        EXERCISES[name] = (question, fn)
+        return fn
+    return register
+
+
+def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
+    """Check the answer to exercise ``name``; print friendly feedback and return True if it is right."""
+    if name not in EXERCISES:
+        return _say(False, f"There is no exercise called {name!r}. The exercises are: {', '.join(EXERCISES)}.",
+                    quiet)
+    question, checker = EXERCISES[name]
+    if _unfinished(answer):
+        return _say(False, f"Not answered yet: replace the `...` (or `# your code here`) with your answer.\n"
+                           f"  The question: {question}", quiet)
+    try:
+        ok, message = checker(answer)
+    except NotAnswered as e:
+        ok, message = False, f"Not finished yet: {e}"
+    except Exception as e:  # a student's function may raise anything: report it, never dump a traceback
+        ok, message = False, f"Your answer raised {type(e).__name__}: {e}"
+    return _say(ok, message, quiet)
+
+
+def question(name: str) -> str:
+    """The question of an exercise, as the checker understands it."""
+    return EXERCISES[name][0] if name in EXERCISES else f"there is no exercise called {name!r}"
+
+
+def _say(ok: bool, message: str, quiet: bool) -> bool:
+    if not quiet:
+        print(("✔ Right: " if ok else "✘ Not yet: ") + message)
+    return ok
+
+
+def _unfinished(answer: Any) -> bool:
+    return answer is ... or answer is NotImplemented
+
+
+# --- helpers that turn comparisons into sentences ----------------------------------------------
+
+def _call(fn: Callable, *args: Any) -> Any:
+    """Call a student's function; a NotImplementedError means it is a stub."""
+    if not callable(fn):
+        raise NotAnswered(f"expected a function, got {type(fn).__name__} {fn!r}")
+    try:
+        return fn(*args)
+    except NotImplementedError:
+        raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") from None
+    except Exception as e:
+        shown = ", ".join(map(repr, args))
+        raise NotAnswered(f"calling it with ({shown}) raised {type(e).__name__}: {e}") from None
+
+
+def _number(answer: Any, expected: float, what: str, tolerance: float = 0.0) -> Verdict:
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+        return Verdict(False, f"{what} should be a number, but your answer is {type(answer).__name__} {answer!r}.")
+    if math.isclose(answer, expected, abs_tol=tolerance) or answer == expected:
+        return Verdict(True, f"{what} is {expected}.")
+    direction = "too high" if answer > expected else "too low"
+    return Verdict(False, f"{what}: your answer {answer!r} is {direction}.")
+
+
+def _as_card(x: Any) -> Card:
+    if isinstance(x, Card):
+        return x
+    if isinstance(x, str):
+        return parse_card(x)
+    raise InvalidCardError(f"{x!r} is not a card: give a Card or text such as '10♥'")
+
+
+def _texts(items: Any, what: str) -> list[str]:
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise NotAnswered(f"expected a list of {what}, got {type(items).__name__} {items!r}")
+    return [str(x) for x in items]
+
+
+def _same_set(answer: Iterable[str], expected: Iterable[str], what: str) -> Verdict:
+    got, want = set(answer), set(expected)
+    if got == want:
+        return Verdict(True, f"those are all {len(want)} {what}.")
+    parts = []
+    if want - got:
+        parts.append(f"missing {', '.join(sorted(want - got))}")
+    if got - want:
+        parts.append(f"not {what}: {', '.join(sorted(got - want))}")
+    right = len(got & want)
+    return Verdict(False, f"{right} of your {len(got)} are right, but {'; '.join(parts)}.")
+
+
+def _replay(game: Any, what: str) -> Game:
+    """Check that ``game`` is a Game whose moves replay legally from its start, and return the replay."""
+    if not isinstance(game, Game):
+        raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {game!r}")
+    replay = Game.from_position(game.start)
+    for i, m in enumerate(game.moves, 1):
+        reason = replay.explain(m)
+        if reason:
+            raise NotAnswered(f"move {i} ({m}) is not legal when replayed: {reason}")
+        replay.play(m)
+    return replay
+
+
+# --- 01 cards -------------------------------------------------------------------------------
+
+@exercise("01.red_cards", "How many red cards are there in SoliJoy's deck?")
+def _red_cards(answer: Any) -> Verdict:
+    deck = full_deck(SOLIJOY.ranks, SOLIJOY.decks)
+    return _number(answer, sum(c.is_red for c in deck), "the number of red cards in SoliJoy's two decks")
+
+
+@exercise("01.same_colour", "Write same_colour(a, b): True when cards a and b have the same colour.")
+def _same_colour(fn: Any) -> Verdict:
+    deck = full_deck()
+    for a in deck:
+        for b in deck:
+            got = _call(fn, a, b)
+            if got != (a.is_red == b.is_red):
+                return Verdict(False, f"same_colour({a}, {b}) returned {got!r}: {a} is {a.color} and {b} is "
+                                      f"{b.color}.")
+    return Verdict(True, f"same_colour agrees with the kit on all {len(deck) ** 2} pairs of cards.")
+
+
+@exercise("01.first_card", "Which card comes first in the Italian deck shuffled with seed 2024?")
+def _first_card(answer: Any) -> Verdict:
+    want = shuffled_deck(ITALIAN, 2024)[0]
+    got = _as_card(answer)
+    if got == want:
+        return Verdict(True, f"seed 2024 puts {want} first, on this machine and every other one.")
+    if got not in full_deck(ITALIAN.ranks):
+        return Verdict(False, f"{got} is not even in the Italian 32-card deck (ranks {' '.join(ITALIAN.ranks)}).")
+    return Verdict(False, f"{got} is in the deck, but not first: did you shuffle the Italian deck with seed 2024?")
+
+
+# --- 02 rules -------------------------------------------------------------------------------
+
+@exercise("02.opening_moves", "List (as text) every legal move at the start of Klondike deal 7.")
+def _opening_moves(answer: Any) -> Verdict:
+    return _same_set(_texts(answer, "moves"), map(str, legal_moves(deal(KLONDIKE, 7))), "legal opening moves")
+
+
+@exercise("02.fits", "Write fits(card, under, variant): may `card` sit on `under` in a column of `variant`?")
+def _fits(fn: Any) -> Verdict:
+    for v in VARIANTS.values():
+        r = rules(v)
+        deck = sorted(set(full_deck(v.ranks)))
+        for card in deck:
+            for under in deck:
+                want = under in r.parents[card]
+                got = _call(fn, card, under, v)
+                if got != want:
+                    verb = "may" if want else "may not"
+                    return Verdict(False, f"fits({card}, {under}, {v.name}) returned {got!r}, but in {v.name} {card} "
+                                          f"{verb} sit on {under}: {v.column_rule()}.")
+    return Verdict(True, "fits agrees with the rules module for every pair of cards in all three variants.")
+
+
+@exercise("02.stock_through", "Play Klondike deal 1 from the start, drawing until the stock is empty. "
+                              "How many draws did it take?")
+def _stock_through(answer: Any) -> Verdict:
+    p = deal(KLONDIKE, 1)
+    return _number(answer, math.ceil(len(p.stock) / KLONDIKE.draw), "the number of draws")
+
+
+@exercise("02.illegal_reason", "Give a move (text) that is illegal at the start of Klondike deal 7 because "
+                               "the target is not one rank higher and of the opposite colour.")
+def _illegal_reason(answer: Any) -> Verdict:
+    p = deal(KLONDIKE, 7)
+    move = Move.from_text(answer) if isinstance(answer, str) else answer
+    if not isinstance(move, Move):
+        raise NotAnswered(f"expected a move such as 't1>t2', got {answer!r}")
+    if move in legal_moves(p):
+        return Verdict(False, f"{move} is legal at the start of deal 7: look for one that is refused.")
+    reason = explain_illegal(p, move) or "that move is not legal here"
+    if "cannot go on" in reason and "higher rank" in reason:
+        return Verdict(True, f"{move} is refused: {reason}.")
+    return Verdict(False, f"{move} is illegal, but for another reason: {reason}.")
+
+
+# --- 03 variants ----------------------------------------------------------------------------
+
+@exercise("03.differences", "Which rule fields does SoliJoy change from Klondike? (a set of field names)")
+def _differences(answer: Any) -> Verdict:
+    return _same_set(_texts(answer, "field names"), SOLIJOY.changes_from(KLONDIKE), "fields SoliJoy changes")
+
+
+@exercise("03.vera_francese", "Build 'la vera francese' from ITALIAN with dataclasses.replace: foundations "
+                              "A 7 8 9 10 J Q K, only Kings on empty columns, and two passes through the stock.")
+def _vera_francese(v: Any) -> Verdict:
+    if not isinstance(v, Variant):
+        raise NotAnswered(f"expected a Variant (made with dataclasses.replace), got {type(v).__name__} {v!r}")
+    want = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",), "passes": 2}
+    wrong = [f"{k} is {getattr(v, k)!r}, expected {w!r}" for k, w in want.items() if getattr(v, k) != w]
+    if wrong:
+        return Verdict(False, "; ".join(wrong) + ".")
+    kept = {f.name for f in dataclasses.fields(Variant)} - set(want) - {"name"}
+    changed = sorted(k for k in kept if getattr(v, k) != getattr(ITALIAN, k))
+    if changed:
+        return Verdict(False, f"the three rules are right, but you also changed {', '.join(changed)} from ITALIAN.")
+    return Verdict(True, "ranks, empty columns and passes are right, and every other rule is ITALIAN's.")
+
+
+@exercise("03.stock_sizes", "How many cards are left in the stock after dealing seed 0 of each variant? "
+                            "(a dict keyed by variant key)")
+def _stock_sizes(answer: Any) -> Verdict:
+    if not isinstance(answer, dict):
+        raise NotAnswered(f"expected a dict such as {{'klondike': ..., ...}}, got {type(answer).__name__}")
+    want = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
+    wrong = [f"{k}: you have {answer.get(k)!r}" for k in want if answer.get(k) != want[k]]
+    if wrong:
+        return Verdict(False, "some counts are off — " + "; ".join(wrong) + ".")
+    return Verdict(True, ", ".join(f"{k} {n}" for k, n in want.items()) + ".")
+
+
+# --- 04 play --------------------------------------------------------------------------------
+
+@exercise("04.four_aces", "Starting from the PySol deal, play moves until all four Aces are on foundations.")
+def _four_aces(game: Any) -> Verdict:
+    replay = _replay(game, "after your moves")
+    if replay.start.on_foundations():
+        return Verdict(False, "your game did not start with empty foundations: start from the PySol deal.")
+    aces = sum(1 for f in replay.position.foundations if f and f[0].rank_name == replay.variant.ranks[0])
+    if aces == replay.variant.foundations:
+        return Verdict(True, f"all {aces} Aces are home after {len(replay.moves)} legal moves.")
+    return Verdict(False, f"your {len(replay.moves)} moves are legal, and {aces} of the 4 Aces are on foundations.")
+
+
+@exercise("04.win", "Win the PySol deal: pass the Game after your winning moves.")
+def _win(game: Any) -> Verdict:
+    replay = _replay(game, "after your moves")
+    if replay.start.on_foundations():
+        return Verdict(False, "your game did not start with empty foundations: start from the PySol deal.")
+    if replay.is_won():
+        return Verdict(True, f"won in {len(replay.moves)} legal moves.")
+    n = replay.position.on_foundations()
+    return Verdict(False, f"your moves are legal and {n} of {replay.variant.deck_size} cards are home: keep going.")
+
+
+# --- 05 strategies --------------------------------------------------------------------------
+
+@exercise("05.replay", "Replay a solution on a fresh game until it is won; pass that Game.")
+def _replay_won(game: Any) -> Verdict:
+    replay = _replay(game, "after the replayed solution")
+    if replay.is_won():
+        return Verdict(True, f"all {len(replay.moves)} moves replay legally and the game is won.")
+    return Verdict(False, f"the {len(replay.moves)} moves are legal but the game is not won yet "
+                          f"({replay.position.on_foundations()} cards home).")
+
+
+@exercise("05.strategy", "Write a strategy: a function from a Game to one of its legal moves.")
+def _strategy(fn: Any) -> Verdict:
+    moves_played = 0
+    for seed in range(3):
+        g = Game("klondike", seed)
+        for _ in range(60):
+            if g.is_over():
+                break
+            m = _call(fn, g.copy())
+            move = Move.from_text(m) if isinstance(m, str) else m
+            if not isinstance(move, Move):
+                return Verdict(False, f"on deal {seed} your strategy returned {m!r}, not a move.")
+            reason = g.explain(move)
+            if reason:
+                return Verdict(False, f"on deal {seed}, after {len(g.moves)} moves, your strategy chose {move}, "
+                                      f"which is illegal: {reason}.")
+            g.play(move)
+            moves_played += 1
+    return Verdict(True, f"your strategy chose {moves_played} legal moves on deals 0, 1 and 2.")
+
+
+# --- 06 experiments -------------------------------------------------------------------------
+
+@exercise("06.interval", "Give the 95% Wilson interval (low, high) for 30 wins in 100 games, to 3 decimals.")
+def _interval(answer: Any) -> Verdict:
+    try:
+        low, high = answer
+    except (TypeError, ValueError):
+        raise NotAnswered(f"expected a pair (low, high), got {answer!r}") from None
+    z, n, p = 1.959964, 100, 0.30
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    want = (centre - half, centre + half)
+    if all(isinstance(x, (int, float)) and abs(x - w) <= 0.0015 for x, w in zip((low, high), want)):
+        return Verdict(True, f"the interval is ({want[0]:.3f}, {want[1]:.3f}): note it is not centred on 0.30.")
+    if abs(low - (p - z * math.sqrt(p * (1 - p) / n))) < 0.002:
+        return Verdict(False, "that is the normal (Wald) interval; the Wilson interval is shifted toward 0.5.")
+    return Verdict(False, f"({low}, {high}) is not the Wilson interval for 30 wins in 100 games.")

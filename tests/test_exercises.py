@@ -1,0 +1,169 @@
+"""The exercise checker: right answers pass, wrong ones get a helpful sentence, nothing ever raises."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Game, deal, legal_moves
+from solitaire.exercises import EXERCISES, check, question
+from solitaire.moves import rules
+from solitaire.state import shuffled_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def feedback(capsys: pytest.CaptureFixture, name: str, answer: object) -> tuple[bool, str]:
+    ok = check(name, answer)
+    return ok, capsys.readouterr().out
+
+
+def test_unknown_exercise_lists_the_real_ones(capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, "99.nothing", 1)
+    assert ok is False and "no exercise called '99.nothing'" in out and "01.red_cards" in out
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES))
+def test_unanswered_is_not_an_error(name: str, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, ...)
+    assert ok is False and out.startswith("✘ Not yet: Not answered yet") and question(name) in out
+
+
+@pytest.mark.parametrize("name", sorted(EXERCISES))
+def test_a_wrong_type_never_raises(name: str, capsys: pytest.CaptureFixture) -> None:
+    for junk in (None, "junk", 3.5, [1, 2], {"a": 1}, object()):
+        ok, out = feedback(capsys, name, junk)
+        assert ok is False and out.startswith("✘ Not yet: ")
+
+
+def test_quiet_prints_nothing(capsys: pytest.CaptureFixture) -> None:
+    assert check("01.red_cards", 52, quiet=True) is True
+    assert capsys.readouterr().out == ""
+
+
+def test_red_cards(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "01.red_cards", 52)[0]
+    ok, out = feedback(capsys, "01.red_cards", 26)
+    assert not ok and "too low" in out
+    ok, out = feedback(capsys, "01.red_cards", True)
+    assert not ok and "should be a number" in out
+
+
+def test_same_colour(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "01.same_colour", lambda a, b: a.is_red == b.is_red)[0]
+    ok, out = feedback(capsys, "01.same_colour", lambda a, b: a.suit == b.suit)
+    assert not ok and "returned False" in out and "black" in out
+    ok, out = feedback(capsys, "01.same_colour", lambda a: True)
+    assert not ok and "raised TypeError" in out
+
+    def stub(a, b):
+        raise NotImplementedError
+
+    ok, out = feedback(capsys, "01.same_colour", stub)
+    assert not ok and "still has no body" in out
+
+
+def test_first_card(capsys: pytest.CaptureFixture) -> None:
+    first = shuffled_deck(ITALIAN, 2024)[0]
+    assert feedback(capsys, "01.first_card", first)[0]
+    assert feedback(capsys, "01.first_card", str(first))[0]
+    ok, out = feedback(capsys, "01.first_card", "2♣")
+    assert not ok and "not even in the Italian" in out
+    other = shuffled_deck(ITALIAN, 2024)[1]
+    ok, out = feedback(capsys, "01.first_card", other)
+    assert not ok and "not first" in out
+
+
+def test_opening_moves(capsys: pytest.CaptureFixture) -> None:
+    moves = [str(m) for m in legal_moves(deal(KLONDIKE, 7))]
+    assert feedback(capsys, "02.opening_moves", moves)[0]
+    ok, out = feedback(capsys, "02.opening_moves", moves[1:] + ["t1>t2"])
+    assert not ok and f"missing {moves[0]}" in out and "t1>t2" in out
+
+
+def test_fits(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "02.fits", lambda c, u, v: u in rules(v).parents[c])[0]
+    ok, out = feedback(capsys, "02.fits", lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1)
+    assert not ok and "Italian" in out  # right for Klondike's order, wrong for A K Q J ... 7
+
+
+def test_stock_through(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "02.stock_through", 24)[0]
+    assert not feedback(capsys, "02.stock_through", 23)[0]
+
+
+def test_illegal_reason(capsys: pytest.CaptureFixture) -> None:
+    p = deal(KLONDIKE, 7)
+    legal = set(legal_moves(p))
+    candidates = [f"t{s}>t{d}" for s in range(1, 8) for d in range(1, 8) if s != d]
+    game = Game("klondike", 7)
+    wrong_rank = next(m for m in candidates if "cannot go on" in (game.explain(m) or ""))
+    assert feedback(capsys, "02.illegal_reason", wrong_rank)[0]
+    if legal:
+        ok, out = feedback(capsys, "02.illegal_reason", str(next(iter(legal))))
+        assert not ok and "is legal" in out
+    ok, out = feedback(capsys, "02.illegal_reason", "t9>t1")
+    assert not ok and "another reason" in out
+    ok, out = feedback(capsys, "02.illegal_reason", "t1 to t2")
+    assert not ok and "cannot read a move" in out
+
+
+def test_differences(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "03.differences", set(SOLIJOY.changes_from(KLONDIKE)))[0]
+    ok, out = feedback(capsys, "03.differences", {"decks", "draw"})
+    assert not ok and "missing" in out and "draw" in out
+
+
+def test_vera_francese(capsys: pytest.CaptureFixture) -> None:
+    right = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
+                                empty_column_ranks=("K",), passes=2)
+    assert feedback(capsys, "03.vera_francese", right)[0]
+    ok, out = feedback(capsys, "03.vera_francese", dataclasses.replace(right, passes=None))
+    assert not ok and "passes is None" in out
+    ok, out = feedback(capsys, "03.vera_francese", dataclasses.replace(right, auto_flip=False))
+    assert not ok and "also changed auto_flip" in out
+
+
+def test_stock_sizes(capsys: pytest.CaptureFixture) -> None:
+    sizes = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
+    assert feedback(capsys, "03.stock_sizes", sizes)[0]
+    ok, out = feedback(capsys, "03.stock_sizes", {**sizes, "italian": 4 if sizes["italian"] != 4 else 3})
+    assert not ok and "italian" in out
+
+
+def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
+    for name in ("04.four_aces", "04.win", "05.replay"):
+        ok, out = feedback(capsys, name, ["draw"])
+        assert not ok and "expected the Game" in out
+    ok, out = feedback(capsys, "04.four_aces", Game("klondike", 3))
+    assert not ok and "0 of the 4 Aces" in out
+    ok, out = feedback(capsys, "05.replay", Game("klondike", 3))
+    assert not ok and "not won yet" in out
+
+
+def test_strategy(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "05.strategy", lambda game: game.legal_moves()[0])[0]
+    ok, out = feedback(capsys, "05.strategy", lambda game: "t1>t1")
+    assert not ok and "illegal" in out
+    ok, out = feedback(capsys, "05.strategy", lambda game: 7)
+    assert not ok and "not a move" in out
+
+
+def test_interval(capsys: pytest.CaptureFixture) -> None:
+    assert feedback(capsys, "06.interval", (0.219, 0.396))[0]
+    ok, out = feedback(capsys, "06.interval", (0.210, 0.390))
+    assert not ok and "Wald" in out
+
+
+def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() -> None:
+    used = set()
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            used |= set(re.findall(r"check\(\"([^\"]+)\"", "".join(cell["source"])))
+    assert used <= set(EXERCISES)
+    lessons = {p.stem[:2] for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert {name for name in EXERCISES if name[:2] in lessons} <= used
+

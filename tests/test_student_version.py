@@ -1,0 +1,99 @@
+"""The student copies: solutions blanked to runnable stubs, outputs cleared, everything else kept."""
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+_spec = importlib.util.spec_from_file_location("make_student_version", ROOT / "scripts" / "make_student_version.py")
+msv = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(msv)
+
+
+def test_assignment_becomes_ellipsis() -> None:
+    stub = msv.stub_for("answer = sum(range(10))\nx, y = 1, 2\nprint(answer)\n")
+    assert stub.splitlines() == ["# your code here", "answer = ...", "x = ...", "y = ..."]
+
+
+def test_function_keeps_signature_and_docstring() -> None:
+    src = 'def f(a: int, b: int = 2) -> int:\n    """Add them."""\n    total = a + b\n    return total\n'
+    stub = msv.stub_for(src)
+    assert 'def f(a: int, b: int = 2) -> int:\n    """Add them."""\n    # your code here\n' in stub
+    assert "total" not in stub and "raise NotImplementedError" in stub
+    namespace: dict = {}
+    exec(stub, namespace)
+    with pytest.raises(NotImplementedError):
+        namespace["f"](1)
+
+
+def test_cell_without_names_and_unparsable_cell_get_the_plain_mark() -> None:
+    assert msv.stub_for("game.play('draw')\n") == "# your code here\n"
+    assert msv.stub_for("def broken(:\n") == "# your code here\n"
+
+
+def _cells(nb: dict, kind: str = "code") -> list[dict]:
+    return [c for c in nb["cells"] if c["cell_type"] == kind]
+
+
+@pytest.fixture(scope="module")
+def student_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("student")
+    assert msv.main([str(ROOT / "notebooks"), str(out)]) == 0
+    return out
+
+
+def test_every_notebook_is_written(student_dir: Path) -> None:
+    assert NOTEBOOKS, "no lesson notebooks found"
+    assert sorted(p.name for p in student_dir.glob("*.ipynb")) == [p.name for p in NOTEBOOKS]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_solutions_blanked_and_outputs_cleared(path: Path, student_dir: Path) -> None:
+    teacher = json.loads(path.read_text(encoding="utf-8"))
+    student = json.loads((student_dir / path.name).read_text(encoding="utf-8"))
+    assert len(teacher["cells"]) == len(student["cells"])
+    for t, s in zip(teacher["cells"], student["cells"]):
+        source = "".join(s["source"])
+        if "solution" in t.get("metadata", {}).get("tags", []):
+            assert "# your code here" in source
+            ast.parse(source)  # a stub is valid Python
+            body = "".join(t["source"])
+            kept = [line for line in body.splitlines() if line.strip() and line in source.splitlines()
+                    and not line.lstrip().startswith(("def ", '"""', "#"))]
+            assert kept == [], f"solution lines leaked into the student copy: {kept}"
+        else:
+            assert source == "".join(t["source"])
+        if s["cell_type"] == "code":
+            assert s["outputs"] == [] and s["execution_count"] is None
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_each_lesson_has_two_to_four_solution_cells(path: Path) -> None:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    if path.stem.startswith("00"):
+        return  # the index has no exercises
+    solutions = [c for c in _cells(nb) if "solution" in c.get("metadata", {}).get("tags", [])]
+    assert 2 <= len(solutions) <= 4
+
+
+def test_student_copy_runs_without_errors(student_dir: Path) -> None:
+    """A student who runs the blank copy top to bottom sees 'not answered yet', never a traceback."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(student_dir / "01_cards.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    texts = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert texts.count("✘ Not yet") >= 2 and "✔ Right" not in texts
+
+
+def test_missing_folder_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert msv.main([str(tmp_path / "nowhere"), str(tmp_path / "out")]) == 2
+    assert "no notebooks found" in capsys.readouterr().err
