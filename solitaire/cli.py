@@ -1,0 +1,161 @@
+"""The command line: ``python -m solitaire experiment ...`` and ``python -m solitaire solve ...``."""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+
+from .variants import VARIANTS
+
+STRATEGY_NAMES = ("random", "greedy", "solver")
+_VARIANT_HELP = (f"a registered variant ({', '.join(VARIANTS)}), optionally followed by changed rules in quotes, "
+                 "such as \"klondike draw=3\"")
+
+
+def _whole(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+def _variant(text: str):
+    from .notation import variant_from_text
+    try:
+        return variant_from_text(text)
+    except ValueError as e:
+        message = str(e) if repr(text) in str(e) else f"cannot read the variant {text!r} ({e})"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m solitaire", description="Klondike-family solitaire: win-rate experiments and a solver.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    ex = commands.add_parser(
+        "experiment", help="play many deals with several strategies and print win rates",
+        description="Play deals 0..N-1 (or from --first-seed) of each variant with each strategy, in parallel, "
+                    "and print one summary row per variant and strategy: games, wins, win rate with its "
+                    "Wilson 95% interval and, for the solver, the deals it could not decide within budget.",
+        epilog="example: python -m solitaire experiment --variants klondike italian --strategies greedy solver "
+               "--deals 200 --max-seconds 5 --workers 2 --out results.sqlite   (rerun the same command to "
+               "resume after an interruption: finished games are kept in --out)")
+    ex.add_argument("--variants", nargs="+", default=["klondike"], type=_variant, metavar="VARIANT",
+                    help=_VARIANT_HELP + " (default: klondike)")
+    ex.add_argument("--strategies", nargs="+", default=["greedy"], choices=STRATEGY_NAMES, metavar="STRATEGY",
+                    help="random, greedy or solver (default: greedy)")
+    ex.add_argument("--deals", type=_whole(1), default=100, metavar="N", help="deals per variant (default: 100)")
+    ex.add_argument("--first-seed", type=_whole(0), default=0, metavar="S", help="seed of the first deal (default: 0)")
+    ex.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T",
+                    help="solver time limit per deal in seconds (default: 10)")
+    ex.add_argument("--max-nodes", type=_whole(1), default=None, metavar="N",
+                    help="solver limit on positions searched per deal (default: none)")
+    ex.add_argument("--max-moves", type=_whole(1), default=5000, metavar="N",
+                    help="move limit per game for random and greedy (default: 5000)")
+    ex.add_argument("--workers", type=_whole(1), default=None, metavar="N",
+                    help="processes to use (default: all cores; 1 plays in this process)")
+    ex.add_argument("--out", default=None, metavar="FILE",
+                    help="SQLite results file: finished games are saved as they end and skipped on a rerun")
+    ex.add_argument("--table", default=None, metavar="FILE.csv", help="also write the per-game table as CSV")
+    ex.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
+    ex.set_defaults(handler=_experiment)
+
+    so = commands.add_parser(
+        "solve", help="solve one deal (or a saved position) and print the moves",
+        description="Search for a winning line of play. Prints the status (won, unwinnable or unknown when the "
+                    "budget ran out), the effort, and the moves in the kit's notation (draw, w>t3, t3>f, ...).",
+        epilog="example: python -m solitaire solve --variant klondike --seed 3 --max-seconds 10")
+    so.add_argument("--variant", type=_variant, default=None, metavar="VARIANT",
+                    help=_VARIANT_HELP + " (default: klondike; a position file names its own variant)")
+    so.add_argument("--seed", type=_whole(0), default=0, metavar="S", help="the deal's seed (default: 0)")
+    so.add_argument("--position-file", default=None, metavar="FILE",
+                    help="solve the position in FILE (text from game.to_text() or JSON from game.to_json()) "
+                         "instead of a fresh deal")
+    so.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T", help="time limit (default: 10)")
+    so.add_argument("--max-nodes", type=_whole(1), default=None, metavar="N",
+                    help="limit on positions searched (default: none)")
+    so.set_defaults(handler=_solve)
+    return parser
+
+
+def _experiment(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from .experiments import run, summary, variant_label
+
+    variants = {variant_label(v): v for v in args.variants}
+    table = run(variants, args.strategies, range(args.first_seed, args.first_seed + args.deals),
+                max_seconds=args.max_seconds, max_nodes=args.max_nodes, max_moves=args.max_moves,
+                workers=args.workers, results=args.out, progress=not args.no_progress)
+    if args.table:
+        table.to_csv(args.table, index=False)
+    s = summary(table)
+    shown = s.drop(columns=[c for c in ("winnable_low", "winnable_high") if s[c].isna().all()])
+    with pd.option_context("display.width", 200, "display.max_columns", 30, "display.float_format", "{:.3f}".format):
+        print(shown.to_string(index=False))
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from .game import Game
+    from .solver import solve
+
+    if args.position_file:
+        game = _read_position(args.position_file)
+        if args.variant is not None and args.variant != game.variant:
+            raise ValueError(f"the position in {args.position_file!r} is {game.variant.name}, not "
+                             f"{args.variant.name}: leave out --variant")
+        where = f"the position in {args.position_file}"
+    else:
+        game = Game(args.variant or VARIANTS["klondike"], seed=args.seed)
+        where = f"{game.variant.name} deal {args.seed}"
+    result = solve(game.position, max_seconds=args.max_seconds, max_nodes=args.max_nodes)
+    print(f"{where}: {result.status} ({result.nodes} positions searched in {result.seconds:.2f} s)")
+    if result.status == "won":
+        print(f"{len(result.moves)} moves:")
+        print(" ".join(str(m) for m in result.moves))
+    return 0
+
+
+def _read_position(path: str):
+    from .game import Game
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ValueError(f"cannot read the position file {path!r}: {e.strerror}") from None
+    if text.lstrip().startswith("{"):
+        return Game.from_json(text)
+    return Game.from_text(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except ValueError as e:
+        parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
+    except KeyboardInterrupt:
+        kept = ("finished games are kept in " + args.out + "; rerun the same command to resume"
+                if getattr(args, "out", None) else "nothing was saved (use --out FILE to keep finished games)")
+        print(f"\ninterrupted: {kept}", file=sys.stderr)
+        return 130

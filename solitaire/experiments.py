@@ -1,0 +1,334 @@
+"""Win-rate experiments: many deals, several variants and strategies, in parallel, resumable.
+
+``run(["klondike", "italian"], ["greedy", "solver"], 200, results="results.sqlite")`` plays every
+(variant, strategy, seed) once and returns one row per game. Games run on all cores by default
+(``ProcessPoolExecutor``); any ``concurrent.futures.Executor`` works, for instance a Dask client's
+``client.get_executor()``. With ``results=`` each finished game is committed to a SQLite file at once,
+so a run that is interrupted (Ctrl-C, a killed kernel, ``kill -9``) resumes where it stopped.
+
+Ctrl-C: pending games are cancelled, games already finished stay in the results file, and
+``KeyboardInterrupt`` is raised again (no partial table is returned: rerun with the same ``results=``
+file to resume and get the whole table).
+
+Reproducibility: the same seeds give the same table whatever the number of workers, except the
+``seconds`` column. A solver budget in seconds makes "unknown" deals (and their node counts) depend
+on the machine's speed; give ``max_nodes`` as well for a table that is the same everywhere.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import os
+import signal
+import sqlite3
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+import pandas as pd
+
+from .state import deal
+from .variants import VARIANTS, Variant, get_variant
+
+STRATEGIES = ("random", "greedy", "solver")
+COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
+_INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
+
+
+class Job(NamedTuple):
+    """One game to play: everything a worker needs, picklable."""
+
+    label: str
+    variant: Variant
+    strategy: str
+    seed: int
+    max_seconds: float
+    max_nodes: int | None
+    max_moves: int
+
+    @property
+    def budget(self) -> str:
+        return budget_text(self.strategy, self.max_seconds, self.max_nodes, self.max_moves)
+
+    @property
+    def key(self) -> tuple[str, str, int, str]:
+        return self.label, self.strategy, self.seed, self.budget
+
+
+def budget_text(strategy: str, max_seconds: float, max_nodes: int | None, max_moves: int) -> str:
+    """The limits a game was played under, as recorded in the results: a rerun with other limits is a new game."""
+    if strategy == "solver":
+        return f"max_seconds={max_seconds:g}" + (f" max_nodes={max_nodes}" if max_nodes is not None else "")
+    return f"max_moves={max_moves}"
+
+
+def play_job(job: Job) -> dict:
+    """Play one game (in a worker process) and return its row."""
+    row = {"variant": job.label, "strategy": job.strategy, "seed": job.seed, "budget": job.budget}
+    if job.strategy == "solver":
+        from .solver import solve
+        start = deal(job.variant, job.seed)
+        result = solve(start, max_seconds=job.max_seconds, max_nodes=job.max_nodes)
+        won = result.status == "won"
+        row.update(outcome=result.status, moves=len(result.moves) if won else 0,
+                   on_foundations=job.variant.deck_size if won else start.on_foundations(),
+                   seconds=float(result.seconds), nodes=int(result.nodes))
+    else:
+        from .strategies import play_game
+        record = play_game(job.variant, job.seed, job.strategy, max_moves=job.max_moves)
+        row.update(outcome=record.outcome, moves=int(record.moves), on_foundations=int(record.on_foundations),
+                   seconds=float(record.seconds), nodes=0)
+    return row
+
+
+# --- choosing what to play ---------------------------------------------------------------------
+def variant_label(variant: str | Variant) -> str:
+    """A readable label: the registry key (``klondike``), or the nearest key and the changed rules."""
+    v = get_variant(variant)
+    if v.key:
+        return v.key
+    from .notation import variant_to_text
+    return variant_to_text(v)
+
+
+def labelled_variants(variants: str | Variant | Iterable[str | Variant] | Mapping[str, Variant]) -> dict[str, Variant]:
+    """``{label: Variant}`` from registry keys, Variant objects, or a dict of label -> Variant (or key)."""
+    if isinstance(variants, Mapping):
+        pairs = [(str(label), get_variant(v)) for label, v in variants.items()]
+    else:
+        items = [variants] if isinstance(variants, (str, Variant)) else list(variants)
+        pairs = [(variant_label(v), get_variant(v)) for v in items]
+    out: dict[str, Variant] = {}
+    for label, v in pairs:
+        if label in out and out[label] != v:
+            raise ValueError(f"two different variants have the label {label!r}: pass a dict {{label: Variant}}")
+        out[label] = v
+    if not out:
+        raise ValueError(f"no variants given: choose from {', '.join(VARIANTS)} or pass Variant objects")
+    return out
+
+
+def seed_list(deals: int | Iterable[int]) -> list[int]:
+    """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats)."""
+    if isinstance(deals, bool):
+        raise ValueError(f"deals must be a number of deals or a list of seeds, got {deals!r}")
+    if isinstance(deals, int):
+        if deals < 0:
+            raise ValueError(f"the number of deals must be 0 or more, got {deals!r}")
+        return list(range(deals))
+    seeds = list(deals)
+    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or s < 0]
+    if bad:
+        raise ValueError(f"seeds must be whole numbers >= 0, got {bad[0]!r}")
+    return sorted(set(seeds))
+
+
+def make_jobs(variants, strategies: str | Iterable[str], deals: int | Iterable[int], *, max_seconds: float = 10.0,
+              max_nodes: int | None = None, max_moves: int = 5000) -> list[Job]:
+    """Every game of the experiment, in table order: variant, strategy (as given), then seed."""
+    labelled = labelled_variants(variants)
+    names = [strategies] if isinstance(strategies, str) else list(strategies)
+    for name in names:
+        if name not in STRATEGIES:
+            raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}")
+    if not names:
+        raise ValueError(f"no strategies given: choose from {', '.join(STRATEGIES)}")
+    if not (isinstance(max_seconds, (int, float)) and max_seconds > 0 and math.isfinite(max_seconds)):
+        raise ValueError(f"max_seconds must be a number of seconds > 0, got {max_seconds!r}")
+    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+        raise ValueError(f"max_nodes must be None or a whole number >= 1, got {max_nodes!r}")
+    if not isinstance(max_moves, int) or max_moves < 1:
+        raise ValueError(f"max_moves must be a whole number >= 1, got {max_moves!r}")
+    seeds = seed_list(deals)
+    return [Job(label, v, s, seed, float(max_seconds), max_nodes, max_moves)
+            for label, v in labelled.items() for s in dict.fromkeys(names) for seed in seeds]
+
+
+# --- the results file --------------------------------------------------------------------------
+class ResultsFile:
+    """A SQLite file with one committed row per finished game, keyed by (variant, strategy, seed, budget)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = os.fspath(path)
+        try:
+            self.db = sqlite3.connect(self.path)
+            # WAL with synchronous=NORMAL: a committed row survives a crash or kill -9 of this process
+            # (not a power cut), and a commit costs ~0.05 ms instead of a full disk sync (~8 ms here).
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, strategy TEXT NOT NULL, "
+                "seed INTEGER NOT NULL, budget TEXT NOT NULL, outcome TEXT NOT NULL, moves INTEGER, "
+                "on_foundations INTEGER, seconds REAL, nodes INTEGER, rules TEXT NOT NULL, "
+                "PRIMARY KEY (variant, strategy, seed, budget))")
+            self.db.commit()
+        except sqlite3.DatabaseError as e:
+            raise ValueError(f"cannot use {self.path!r} as a results file ({e}): give a new file name "
+                             "or a SQLite file written by solitaire.experiments") from None
+
+    def check_rules(self, labelled: Mapping[str, Variant]) -> None:
+        """Refuse to mix games of different rules under one label."""
+        for label, v in labelled.items():
+            row = self.db.execute("SELECT rules FROM games WHERE variant = ? AND rules != ? LIMIT 1",
+                                  (label, _rules_text(v))).fetchone()
+            if row:
+                raise ValueError(f"{self.path!r} already holds games labelled {label!r} with other rules "
+                                 f"({row[0]!r}): choose another label or another results file")
+
+    def done(self, jobs: list[Job]) -> dict[tuple, dict]:
+        """The rows already in the file for these jobs, by job key."""
+        wanted = {j.key for j in jobs}
+        cur = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games")
+        rows = (dict(zip(COLUMNS, r)) for r in cur)
+        return {k: r for r in rows if (k := (r["variant"], r["strategy"], r["seed"], r["budget"])) in wanted}
+
+    def add(self, row: dict, variant: Variant) -> None:
+        self.db.execute(f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}, rules) VALUES "
+                        f"({', '.join('?' * (len(COLUMNS) + 1))})", [row[c] for c in COLUMNS] + [_rules_text(variant)])
+        self.db.commit()
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _rules_text(v: Variant) -> str:
+    from .notation import variant_to_text
+    return variant_to_text(v)
+
+
+def load(results: str | os.PathLike) -> pd.DataFrame:
+    """Every game in a results file, as the table ``run`` returns."""
+    if not os.path.exists(results):
+        raise ValueError(f"no results file {os.fspath(results)!r}")
+    f = ResultsFile(results)
+    try:
+        rows = [dict(zip(COLUMNS, r)) for r in f.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games "
+                                                            "ORDER BY variant, strategy, seed, budget")]
+    finally:
+        f.close()
+    return _table(rows)
+
+
+def _table(rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    return df.astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})
+
+
+# --- running -----------------------------------------------------------------------------------
+def run(variants, strategies: str | Iterable[str], deals: int | Iterable[int], *, max_seconds: float = 10.0,
+        max_nodes: int | None = None, max_moves: int = 5000, executor: cf.Executor | None = None,
+        workers: int | None = None, results: str | os.PathLike | None = None, progress: bool = True) -> pd.DataFrame:
+    """Play every deal with every strategy in every variant; one row per game.
+
+    variants: registry keys, Variant objects, or a dict ``{label: Variant}``. strategies: "random",
+    "greedy", "solver". deals: a number N (seeds 0..N-1) or seeds. max_seconds / max_nodes limit the
+    solver per deal, max_moves the other strategies. executor: any concurrent.futures Executor (default:
+    a process pool of ``workers`` processes, all cores; ``workers=1`` plays in this process).
+    results: a SQLite file that keeps finished games, so a rerun skips them.
+    """
+    jobs = make_jobs(variants, strategies, deals, max_seconds=max_seconds, max_nodes=max_nodes, max_moves=max_moves)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+    store = ResultsFile(results) if results is not None else None
+    try:
+        if store:
+            store.check_rules({j.label: j.variant for j in jobs})
+        found = store.done(jobs) if store else {}
+        todo = [j for j in jobs if j.key not in found]
+        rows = dict(found)
+
+        def finished(job: Job, row: dict) -> None:
+            rows[job.key] = row
+            if store:
+                store.add(row, job.variant)
+
+        if todo:
+            _play_all(todo, finished, executor, workers, progress, total=len(jobs), initial=len(found))
+    finally:
+        if store:
+            store.close()
+    return _table([rows[j.key] for j in jobs])
+
+
+def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: int, initial: int) -> None:
+    from tqdm.auto import tqdm
+
+    workers = workers or os.cpu_count() or 1
+    if executor is None and workers == 1:
+        with tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress) as bar:
+            for job in todo:
+                finished(job, play_job(job))
+                bar.update()
+        return
+    own = executor is None
+    if own:
+        executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    window = max(32, 4 * workers)  # games in flight: enough to keep workers busy, few to cancel on Ctrl-C
+    queue = iter(todo)
+    pending: dict[cf.Future, Job] = {}
+
+    def refill() -> None:
+        for job in queue:
+            pending[executor.submit(play_job, job)] = job
+            if len(pending) >= window:
+                return
+
+    try:
+        refill()  # before the progress bar starts its thread, so forked workers inherit no threads
+        with tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress) as bar:
+            while pending:
+                done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    job = pending.pop(future)
+                    finished(job, future.result())
+                    bar.update()
+                refill()
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        if own:
+            executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    if own:
+        executor.shutdown()
+
+
+def _ignore_sigint() -> None:
+    """Worker processes leave Ctrl-C to the main process, which cancels the run cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# --- statistics --------------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for k successes in n trials (95% for z=1.96); (0, 1) when n is 0."""
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}")
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summary(df: pd.DataFrame, z: float = 1.96) -> pd.DataFrame:
+    """Per variant, strategy (and budget): games, wins, win rate with its Wilson interval (low, high).
+
+    For the solver also: ``unknown`` (deals it could not decide in budget) and the winnable fraction's
+    bounds, ``winnable_low`` (unknown counted as lost) and ``winnable_high`` (unknown counted as won).
+    """
+    keys = [k for k in ("variant", "strategy", "budget") if k in df.columns]
+    out = []
+    for group, g in df.groupby(keys, sort=False):
+        n, wins = len(g), int((g["outcome"] == "won").sum())
+        unknown = int((g["outcome"] == "unknown").sum())
+        low, high = wilson(wins, n, z)
+        solver = group[1] == "solver"
+        out.append(dict(zip(keys, group)) | {
+            "games": n, "wins": wins, "win_rate": wins / n, "low": low, "high": high, "unknown": unknown,
+            "winnable_low": wins / n if solver else math.nan,
+            "winnable_high": (wins + unknown) / n if solver else math.nan,
+            "mean_moves": float(g["moves"].mean()), "mean_seconds": float(g["seconds"].mean())})
+    columns = keys + ["games", "wins", "win_rate", "low", "high", "unknown", "winnable_low", "winnable_high",
+                      "mean_moves", "mean_seconds"]
+    return pd.DataFrame(out, columns=columns)

@@ -1,0 +1,125 @@
+"""Plots of experiment tables (matplotlib; the only module of the kit that imports it).
+
+Colours come from the Okabe-Ito palette, which stays distinct for colour-blind readers; markers
+differ too, so the plots read in greyscale. Every function returns the matplotlib Figure.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+OKABE_ITO = ["#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#000000", "#f0e442"]  # yellow last: faint on white
+MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
+
+
+def _style(i: int) -> dict:
+    return {"color": OKABE_ITO[i % len(OKABE_ITO)], "marker": MARKERS[i % len(MARKERS)]}
+
+
+def _require(df: pd.DataFrame, columns: list[str], what: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} needs the columns {', '.join(missing)}: pass the table from "
+                         f"solitaire.experiments.{'summary' if what == 'win_rates' else 'run'}")
+
+
+def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
+    """Win rate per variant (groups) and strategy (colours) with Wilson 95% whiskers.
+
+    For the solver, a hollow marker and a dotted line show how far the winnable fraction could reach
+    if every undecided deal were winnable.
+    """
+    _require(summary_df, ["variant", "strategy", "win_rate", "low", "high"], "win_rates")
+    fig, ax = _figure(ax, (max(5.0, 1.6 * summary_df["variant"].nunique() + 2), 4))
+    variants = list(dict.fromkeys(summary_df["variant"]))
+    strategies = list(dict.fromkeys(summary_df["strategy"]))
+    width = 0.7 / max(1, len(strategies))
+    for i, strategy in enumerate(strategies):
+        rows = summary_df[summary_df["strategy"] == strategy]
+        x = np.array([variants.index(v) for v in rows["variant"]]) + (i - (len(strategies) - 1) / 2) * width
+        rate = rows["win_rate"].to_numpy(float)
+        err = np.vstack([rate - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - rate])
+        style = _style(i)
+        ax.errorbar(x, rate, yerr=err, linestyle="none", capsize=4, markersize=7, label=strategy, **style)
+        if "winnable_high" in rows and rows["winnable_high"].notna().any():
+            high = rows["winnable_high"].to_numpy(float)
+            has = ~np.isnan(high) & (high > rate)
+            if has.any():
+                ax.vlines(x[has], rate[has], high[has], colors=style["color"], linestyles="dotted")
+                ax.plot(x[has], high[has], linestyle="none", marker=style["marker"], markerfacecolor="white",
+                        color=style["color"], label=f"{strategy}: if undecided deals are won")
+    ax.set_xticks(range(len(variants)), variants)
+    ax.set_xlim(-0.6, len(variants) - 0.4)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("variant")
+    ax.set_ylabel("win rate (share of deals won)")
+    ax.set_title("Win rate by variant and strategy (Wilson 95% interval)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="strategy", fontsize="small")
+    return fig
+
+
+def foundation_distribution(df: pd.DataFrame) -> Figure:
+    """How many cards reach the foundations, per variant (panels) and strategy (colours)."""
+    _require(df, ["variant", "strategy", "on_foundations"], "foundation_distribution")
+    variants = list(dict.fromkeys(df["variant"]))
+    strategies = list(dict.fromkeys(df["strategy"]))
+    fig, axes = plt.subplots(1, max(1, len(variants)), figsize=(4.5 * max(1, len(variants)), 3.8), squeeze=False)
+    for ax, variant in zip(axes[0], variants):
+        part = df[df["variant"] == variant]
+        top = int(part["on_foundations"].max()) if len(part) else 1
+        bins = np.arange(0, top + 2) - 0.5
+        for i, strategy in enumerate(strategies):
+            values = part.loc[part["strategy"] == strategy, "on_foundations"].to_numpy()
+            if len(values):
+                ax.hist(values, bins=bins, histtype="step", linewidth=1.8, color=_style(i)["color"],
+                        weights=np.full(len(values), 1 / len(values)), label=f"{strategy} ({len(values)} games)")
+        ax.set_title(str(variant))
+        ax.set_xlabel("cards on foundations at the end")
+        ax.set_ylabel("share of games")
+        ax.legend(fontsize="small")
+    fig.suptitle("Cards on foundations at the end of the game")
+    fig.tight_layout()
+    return fig
+
+
+def solver_effort(df: pd.DataFrame) -> Figure:
+    """Share of deals the solver decided (won or proved unwinnable) within a given time and node count."""
+    _require(df, ["variant", "strategy", "outcome", "seconds", "nodes"], "solver_effort")
+    solved = df[df["strategy"] == "solver"]
+    if solved.empty:
+        raise ValueError("solver_effort needs games played with the 'solver' strategy; the table has none")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for i, (variant, part) in enumerate(solved.groupby("variant", sort=False)):
+        decided = part[part["outcome"].isin(["won", "unwinnable"])]
+        style = _style(i)
+        label = f"{variant}: {len(decided)}/{len(part)} decided"
+        for ax, column in zip(axes, ["seconds", "nodes"]):
+            x = np.sort(decided[column].to_numpy(float))
+            y = np.arange(1, len(x) + 1) / len(part)
+            x = np.maximum(x, 1e-4 if column == "seconds" else 1)
+            ax.step(np.concatenate([[x[0] if len(x) else 1], x]), np.concatenate([[0], y]), where="post",
+                    color=style["color"], label=label, linewidth=1.8)
+    for ax, column, unit in zip(axes, ["seconds", "nodes"], ["solver time per deal (s)", "positions searched per deal"]):
+        ax.set_xscale("log")
+        ax.set_xlabel(unit + ", log scale")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"by {column}")
+    axes[0].set_ylabel("share of deals decided")
+    axes[0].legend(fontsize="small")
+    fig.suptitle("Solver effort: deals decided within a budget")
+    fig.tight_layout()
+    return fig
+
+
+def _figure(ax, size: tuple[float, float]):
+    if ax is None:
+        fig, ax = plt.subplots(figsize=size)
+        return fig, ax
+    return ax.figure, ax
+
+
+__all__ = ["OKABE_ITO", "foundation_distribution", "solver_effort", "win_rates"]

@@ -1,0 +1,99 @@
+"""Plots: each returns a Figure with a title, axis labels and Okabe-Ito colours, under the Agg backend."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.colors as mcolors  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from solitaire.experiments import summary  # noqa: E402
+from solitaire.plots import OKABE_ITO, foundation_distribution, solver_effort, win_rates  # noqa: E402
+
+OUTCOMES = {"greedy": ["won", "lost", "lost", "move limit"], "solver": ["won", "unwinnable", "unknown", "won"]}
+
+
+@pytest.fixture
+def games() -> pd.DataFrame:
+    rows = []
+    for variant, deck in [("klondike", 52), ("italian", 32)]:
+        for strategy, outcomes in OUTCOMES.items():
+            for seed in range(12):
+                outcome = outcomes[seed % 4]
+                rows.append(dict(variant=variant, strategy=strategy, seed=seed, outcome=outcome, moves=50 + seed,
+                                 on_foundations=deck if outcome == "won" else seed % 9, seconds=0.01 * (seed + 1),
+                                 nodes=0 if strategy == "greedy" else 100 * (seed + 1)))
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def titled_and_labelled(fig: Figure) -> None:
+    assert isinstance(fig, Figure)
+    titles = [ax.get_title() for ax in fig.axes] + [fig._suptitle.get_text() if fig._suptitle else ""]
+    assert any(titles)
+    for ax in fig.axes:
+        assert ax.get_xlabel()
+    assert any(ax.get_ylabel() for ax in fig.axes)
+    fig.canvas.draw()  # renders without error under Agg
+
+
+def colours_of(fig: Figure) -> set[str]:
+    found = set()
+    for ax in fig.axes:
+        for artist in [*ax.lines, *ax.patches, *ax.collections]:
+            for get in ("get_color", "get_edgecolor"):
+                colour = getattr(artist, get, lambda: None)()
+                if colour is not None and len(colour) and not isinstance(colour, str) and hasattr(colour[0], "__len__"):
+                    colour = colour[0]
+                if colour is not None and len(colour):
+                    found.add(mcolors.to_hex(colour))
+    return found
+
+
+def test_win_rates_shows_each_variant_and_strategy_with_whiskers(games):
+    s = summary(games)
+    fig = win_rates(s)
+    titled_and_labelled(fig)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["klondike", "italian"]
+    assert {OKABE_ITO[0], OKABE_ITO[1]} <= colours_of(fig)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "greedy" in legend and "solver" in legend and any("undecided" in t for t in legend)
+
+
+def test_win_rates_draws_on_given_axes(games):
+    fig, ax = plt.subplots()
+    assert win_rates(summary(games), ax=ax) is fig
+
+
+def test_foundation_distribution_has_one_panel_per_variant(games):
+    fig = foundation_distribution(games)
+    titled_and_labelled(fig)
+    assert [ax.get_title() for ax in fig.axes] == ["klondike", "italian"]
+    assert fig.axes[1].get_xlim()[1] >= 32
+
+
+def test_solver_effort_plots_the_decided_share(games):
+    fig = solver_effort(games)
+    titled_and_labelled(fig)
+    seconds_axis = fig.axes[0]
+    assert seconds_axis.get_xscale() == "log"
+    line = seconds_axis.lines[0]
+    assert max(line.get_ydata()) == pytest.approx(9 / 12)  # 9 of 12 deals decided (won or unwinnable)
+    assert "9/12 decided" in seconds_axis.get_legend().get_texts()[0].get_text()
+
+
+def test_plots_explain_tables_they_cannot_use(games):
+    with pytest.raises(ValueError, match="win_rate"):
+        win_rates(games)  # a table of games, not a summary
+    with pytest.raises(ValueError, match="'solver'"):
+        solver_effort(games[games["strategy"] == "greedy"])
