@@ -362,26 +362,51 @@ def reachable_waste_tops(p: Position) -> set[Card]:
         stock, waste = waste[::-1], []
 
 
-def progress_possible(p: Position, limit: int = 500) -> bool:
+def progress_possible(p: Position, limit: int = 500, moves: list[Move] | None = None) -> bool:
     """Can play still change the game? False when only draws, recycles and moves that lead nowhere are left.
 
     Progress is a flip, a waste card played, or more cards on the foundations than now. The search tries the
-    column and foundation moves that make none of these (at most ``limit`` arrangements).
+    column and foundation moves that make none of these (at most ``limit`` arrangements). ``moves`` may pass
+    ``legal_moves(p)`` when it is known already.
     """
+    v = p.variant
+    key = (id(v), p.columns, p.hidden, p.foundations, None if v.passes is None else (len(p.stock), p.recycles))
+    known = _PROGRESS.get(key)
+    if known is None:
+        known = _progress_possible(p, limit, moves)
+        if len(_PROGRESS) > 200_000:
+            _PROGRESS.clear()
+        rules(v)  # keeps the variant alive, so id(v) stays its own while cached
+        _PROGRESS[key] = known
+    return known
+
+
+# Between two progress events the answer depends only on the columns and foundations (the stock and waste hold
+# the other cards, in a cycle that drawing and recycling cannot change), so it is remembered.
+_PROGRESS: dict[tuple, bool] = {}
+
+
+def _progress_possible(p: Position, limit: int, moves: list[Move] | None) -> bool:
     start = p.on_foundations()
     tops: set[Card] | None = None
     seen = {_arrangement(p)}
     frontier = [p]
     while frontier:
         q = frontier.pop()
-        for m in legal_moves(q):
+        lateral = []
+        for m in moves if q is p and moves is not None else legal_moves(q):
             kind = m.kind
             if kind == FLIP or kind in _FROM_WASTE and q is p or kind == COLUMN_TO_FOUNDATION and q.on_foundations() >= start:
                 return True
             if kind == COLUMN_TO_COLUMN and q.hidden[m.source] and m.count == len(q.columns[m.source]) - q.hidden[m.source]:
                 return True  # uncovers a face-down card
-            if kind in STOCK_MOVES or kind in _FROM_WASTE:
-                continue
+            if kind not in STOCK_MOVES and kind not in _FROM_WASTE:
+                lateral.append(m)
+        if tops is None:
+            tops = reachable_waste_tops(p)
+        if tops and not tops.isdisjoint(accepted_cards(q, p.variant.waste_to_foundation)):
+            return True
+        for m in lateral:
             nxt = apply(q, m)
             key = _arrangement(nxt)
             if key not in seen:
@@ -389,10 +414,6 @@ def progress_possible(p: Position, limit: int = 500) -> bool:
                     return True  # too many arrangements to be sure: assume play can go on
                 seen.add(key)
                 frontier.append(nxt)
-        if tops is None:
-            tops = reachable_waste_tops(p)
-        if tops and not tops.isdisjoint(accepted_cards(q, p.variant.waste_to_foundation)):
-            return True
     return False
 
 
@@ -418,8 +439,8 @@ def accepted_cards(p: Position, foundations: bool = True) -> set[int]:
     return ok
 
 
-def over_reason(p: Position) -> str | None:
-    """Why the game is over ('won' or 'no more moves'), or None while it goes on."""
+def over_reason(p: Position, moves: list[Move] | None = None) -> str | None:
+    """Why the game is over ('won' or 'no more moves'), or None while it goes on (``moves``: see progress_possible)."""
     if is_won(p):
         return "won"
-    return None if progress_possible(p) else "no more moves"
+    return None if progress_possible(p, moves=moves) else "no more moves"

@@ -42,7 +42,7 @@ def random_walk(variant, seed, steps):
     return out
 
 
-settings.register_profile("kit", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("kit", max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("kit")
 
 
