@@ -65,6 +65,20 @@ def question(name: str) -> str:
     return EXERCISES[name][0] if name in EXERCISES else f"there is no exercise called {name!r}"
 
 
+def show_source(obj: Any, start: str | None = None, stop: str | None = None) -> None:
+    """Print the source of a kit function or class, or only its lines from the first containing ``start``
+    through the next containing ``stop``, so a lesson can quote a rule straight from the code."""
+    import inspect
+    import textwrap
+    lines = textwrap.dedent(inspect.getsource(obj)).splitlines()
+    first = next((i for i, line in enumerate(lines) if start in line), None) if start else 0
+    if first is None:
+        print(f"(no line of {getattr(obj, '__qualname__', obj)} contains {start!r})")
+        return
+    last = next((i for i in range(first + 1, len(lines)) if stop in lines[i]), len(lines) - 1) if stop else len(lines) - 1
+    print(textwrap.dedent("\n".join(lines[first:last + 1])))
+
+
 def _say(ok: bool, message: str, quiet: bool) -> bool:
     if not quiet:
         print(("✔ Right: " if ok else "✘ Not yet: ") + message)
