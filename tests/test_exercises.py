@@ -169,3 +169,16 @@ def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() ->
     lessons = {p.stem[:2] for p in (ROOT / "notebooks").glob("*.ipynb")}
     assert {name for name in EXERCISES if name[:2] in lessons} <= used
 
+
+
+def test_the_pysol_layout_in_lesson_04_is_the_real_deal() -> None:
+    """Lesson 04 embeds a PySolFC layout as text; pysol-cards must print exactly that for the deal number."""
+    pytest.importorskip("pysol_cards")
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game as PysolGame
+    from pysol_cards.random_base import RandomBase
+    cells = json.loads((ROOT / "notebooks" / "04_play.ipynb").read_text(encoding="utf-8"))["cells"]
+    source = next("".join(c["source"]) for c in cells if "LAYOUT = " in "".join(c["source"]))
+    number = int(re.search(r"PYSOL_DEAL = (\d+)", source)[1])
+    layout = re.search(r'LAYOUT = """\\\n(.*?)"""', source, re.S)[1]
+    assert layout == PysolGame("klondike", number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
