@@ -325,16 +325,18 @@ def _strategy(fn: Any) -> Verdict:
 
 @exercise("06.interval", "Give the 95% Wilson interval (low, high) for 30 wins in 100 games, to 3 decimals.")
 def _interval(answer: Any) -> Verdict:
+    from .experiments import wilson  # pandas is needed only here
     try:
         low, high = answer
     except (TypeError, ValueError):
         raise NotAnswered(f"expected a pair (low, high), got {answer!r}") from None
-    z, n, p = 1.959964, 100, 0.30
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    want = (centre - half, centre + half)
-    if all(isinstance(x, (int, float)) and abs(x - w) <= 0.0015 for x, w in zip((low, high), want)):
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (low, high)):
+        raise NotAnswered(f"expected two numbers (low, high), got {answer!r}")
+    want = wilson(30, 100)
+    if all(abs(x - w) <= 0.0015 for x, w in zip((low, high), want)):
         return Verdict(True, f"the interval is ({want[0]:.3f}, {want[1]:.3f}): note it is not centred on 0.30.")
-    if abs(low - (p - z * math.sqrt(p * (1 - p) / n))) < 0.002:
-        return Verdict(False, "that is the normal (Wald) interval; the Wilson interval is shifted toward 0.5.")
+    wald = 1.96 * math.sqrt(0.3 * 0.7 / 100)
+    if abs(low - (0.3 - wald)) < 0.002 and abs(high - (0.3 + wald)) < 0.002:
+        return Verdict(False, "that is the normal (Wald) interval, 0.30 ± 1.96·√(0.3·0.7/100); "
+                              "the Wilson interval is pulled toward 0.5.")
     return Verdict(False, f"({low}, {high}) is not the Wilson interval for 30 wins in 100 games.")
