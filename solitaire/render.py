@@ -77,7 +77,8 @@ def card_svg(card: Card, x: float = 0, y: float = 0, *, face_up: bool = True, bi
 
 
 def _back(x: float, y: float) -> str:
-    dots = "".join(f"M{x + dx} {y + dy}h0" for dy in range(9, CARD_H - 6, 7) for dx in range(9 + (dy // 7) % 2 * 3, CARD_W - 6, 6))
+    dots = "".join(f"M{x + dx} {y + dy}h0" for dy in range(9, CARD_H - 6, 7)
+                   for dx in range(9 + (dy // 7) % 2 * 3, CARD_W - 6, 6))
     return (f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{BACK}" stroke="{BACK_EDGE}"/>'
             f'<rect x="{x + 4}" y="{y + 4}" width="{CARD_W - 8}" height="{CARD_H - 8}" rx="3" fill="none" '
             f'stroke="#ffffff" stroke-opacity="0.55"/>'

@@ -32,7 +32,7 @@ FACE, RED, BLACK = "#ffffff", "#c0162c", "#111111"
 BACK, BACK_EDGE = "#1d4f91", "#0b2748"
 SELECTED, SELECTED_FACE, HINTED = "#ff9800", "#fff2c2", "#29b6f6"
 SLOT_FACE, SLOT_EDGE = "rgba(255, 255, 255, 0.12)", "#8fbf9f"
-AUTO_FINISH_BUDGET = 20_000  # solver nodes tried before Auto-finish falls back to safe foundation moves
+AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
 
 CSS = """<style>
 .sol-table { background: #1f6b45; border-radius: 10px; padding: 6px 10px 12px 10px; }
@@ -194,7 +194,8 @@ class GameWidget(W.VBox):
         self.seed_field = W.IntText(description="Seed", layout=W.Layout(width="150px"))
         self.seed_field.style.description_width = "40px"
         self.new_deal_button = button("New deal", self.new_deal, "deal the next seed (or the seed typed in)", "random")
-        self.restart_button = button("Restart", self.restart, "take every move back (Redo replays them)", "fast-backward")
+        self.restart_button = button("Restart", self.restart, "take every move back (Redo replays them)",
+                                     "fast-backward")
         self.undo_button = button("Undo", self.undo, "take back the last move", "undo")
         self.redo_button = button("Redo", self.redo, "play again the move taken back", "redo")
         self.to_foundation_button = button("To foundation", self.to_foundation,
@@ -204,7 +205,8 @@ class GameWidget(W.VBox):
                                          "play the solver's winning line, or safe foundation moves", "forward")
         self.show_moves_toggle = W.ToggleButton(description="Legal moves", tooltip="show every legal move",
                                                 layout=W.Layout(width="auto"))
-        self.show_text_toggle = W.ToggleButton(description="Position text", tooltip="show the position in the kit's text notation (it reveals the face-down cards)",
+        self.show_text_toggle = W.ToggleButton(description="Position text",
+                                               tooltip="the position in the kit's notation (face-down cards too)",
                                                layout=W.Layout(width="auto"))
         self.header = W.HBox([self.title, self.variant_select, self.seed_field, self.new_deal_button,
                               self.restart_button], layout=W.Layout(flex_flow="row wrap", align_items="center"))
@@ -299,7 +301,8 @@ class GameWidget(W.VBox):
             slots = self.column_buttons[i]
             if len(slots) < len(col):
                 while len(slots) < len(col):
-                    slots.append(_card_button(functools.partial(self._column_button_clicked, i, len(slots)), f"t{i + 1}"))
+                    clicked = functools.partial(self._column_button_clicked, i, len(slots))
+                    slots.append(_card_button(clicked, f"t{i + 1}"))
                 self.column_piles[i].children = (self.column_labels[i], self.column_base_buttons[i], *slots)
 
     def _column_button_clicked(self, column: int, slot: int, _button: W.Button) -> None:
@@ -795,7 +798,10 @@ def _solver_line(game: Game) -> tuple[list[Move] | None, str]:
         from .solver import solve
     except ImportError:
         return None, " (the solver is not available here)"
-    result = solve(game.position, max_nodes=AUTO_FINISH_BUDGET)
+    try:
+        result = solve(game.position, max_seconds=AUTO_FINISH_SECONDS, max_nodes=AUTO_FINISH_BUDGET)
+    except Exception as exc:  # noqa: BLE001 - a failing solver must not stop the safe moves
+        return None, f" (the solver failed: {type(exc).__name__}: {exc})"
     won = getattr(result, "won", None)
     if won is None:
         won = getattr(result, "status", None) == "won"
