@@ -230,8 +230,8 @@ class GameWidget(W.VBox):
         self._sync_selectors()
         self.variant_select.observe(self._on_variant, names="value")
         self.seed_field.observe(self._on_seed, names="value")
-        self.show_moves_toggle.observe(lambda _c: self._render_guarded(), names="value")
-        self.show_text_toggle.observe(lambda _c: self._render_guarded(), names="value")
+        self.show_moves_toggle.observe(lambda _c: self.refresh(), names="value")
+        self.show_text_toggle.observe(lambda _c: self.refresh(), names="value")
 
     def _build_table(self) -> None:
         self.stock_label = _label()
@@ -324,8 +324,9 @@ class GameWidget(W.VBox):
         return p.waste[-max(p.variant.draw, 1):]
 
     # --- drawing the table from the game -------------------------------------------------------
-    def _render_guarded(self) -> None:
-        _guarded(lambda self: None)(self)
+    @_guarded
+    def refresh(self) -> None:
+        """Draw the table again from the game (after changing ``widget.game`` from code)."""
 
     def _marks(self) -> dict[tuple[str, int], tuple[int, str]]:
         """(pile, index) -> (cards from the top, colour) for the selection and the marked move."""
@@ -592,12 +593,9 @@ class GameWidget(W.VBox):
         else:
             self._try(Move(COLUMN_TO_FOUNDATION, sel.index))
 
+    @_guarded
     def play_move(self, move: Move | str) -> None:
         """Play a move given in the kit's notation (or as a Move), as if clicked."""
-        self._play_move(move)
-
-    @_guarded
-    def _play_move(self, move: Move | str) -> None:
         self.selection = None
         self._try(_as_move(move))
 
@@ -630,26 +628,25 @@ class GameWidget(W.VBox):
     @_guarded
     def new_deal(self) -> None:
         """Deal the next seed (the seed field goes up by one)."""
-        self._new_game(self.variant_select.value, (self.game.seed if self.game.seed is not None else -1) + 1)
+        self._set_game(Game(self.variant_select.value, (self.game.seed if self.game.seed is not None else -1) + 1))
 
     @_guarded
     def new_game(self, variant: str | Variant | None = None, seed: int | None = None) -> None:
         """Deal a new game (by default the selected variant and the seed in the seed field)."""
-        self._new_game(self.variant_select.value if variant is None else variant,
-                       self.seed_field.value if seed is None else seed)
+        self._set_game(Game(self.variant_select.value if variant is None else variant,
+                            self.seed_field.value if seed is None else seed))
 
-    def _new_game(self, variant: str | Variant, seed: int) -> None:
-        game = Game(variant, seed)
-        self.set_game(game)
-
+    @_guarded
     def set_game(self, game: Game) -> None:
         """Show another game in this table."""
+        self._set_game(game)
+
+    def _set_game(self, game: Game) -> None:
         self.game = game
         self.selection = self.marked = None
         self.replay, self.replay_step = [], 0
         self._sync_selectors()
         self._say(f"New deal: {game.variant.name}" + (f", seed {game.seed}." if game.seed is not None else "."))
-        self._render_guarded()
 
     def _on_variant(self, change: dict) -> None:
         if not self._syncing and change["new"] is not None:
@@ -680,6 +677,9 @@ class GameWidget(W.VBox):
     def auto_finish(self) -> None:
         """Play the solver's winning line if it finds one quickly; otherwise play safe foundation moves."""
         self.selection = self.marked = None
+        if self.game.is_won():
+            self._say("The game is already won.")
+            return
         line, note = _solver_line(self.game)
         if line:
             for m in line:
@@ -695,12 +695,9 @@ class GameWidget(W.VBox):
         else:
             self._say("Auto-finish found no safe foundation move now." + note, "info")
 
-    def load_replay(self, moves: Iterable[Move | str] | Any) -> None:
-        """Step through a list of moves (e.g. a solver's solution) from the current position with Previous/Next."""
-        self._load_replay(moves)
-
     @_guarded
-    def _load_replay(self, moves: Iterable[Move | str] | Any) -> None:
+    def load_replay(self, moves: Iterable[Move | str] | Any) -> None:
+        """Step through moves (a list, or a solver result with ``.moves``) from here with Previous/Next."""
         steps = getattr(moves, "moves", moves)
         self.replay = [_as_move(m) for m in steps]
         self.replay_step = 0

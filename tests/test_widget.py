@@ -419,3 +419,22 @@ def test_an_unreadable_replay_is_refused():
     w = play("klondike", seed=1)
     w.load_replay(["draw", "t1 to t7"])
     assert "cannot read a move" in w.message and not w.replay
+
+
+def test_replay_accepts_a_solver_result_and_refresh_follows_code_changes():
+    w = play("klondike", seed=1)
+    w.load_replay(types.SimpleNamespace(status="won", moves=[Move("draw")]))
+    assert w.replay == [Move("draw")] and w.marked == Move("draw")
+    w.game.play("draw")  # changed from code, behind the table's back ...
+    w.refresh()  # ... so the table is drawn again on request
+    assert_table_matches_game(w)
+    w.set_game(Game("solijoy", seed=4))
+    assert w.variant_select.value == SOLIJOY and w.seed_field.value == 4 and not w.replay
+    assert_table_matches_game(w)
+
+
+def test_auto_finish_on_a_won_game_says_so():
+    w = widget_at(make(KLONDIKE, [], stock="", hidden=[0] * 7, foundations=full_foundations(
+        "A 2 3 4 5 6 7 8 9 10 J Q K")))
+    w.auto_finish_button.click()
+    assert "already won" in w.message and w.game.moves == []
