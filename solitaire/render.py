@@ -21,10 +21,10 @@ def text_diagram(position: Position) -> str:
     """A multi-line picture: stock, waste, foundations, then the columns side by side (``##`` = face down)."""
     p, v = position, position.variant
     shown = max(v.draw, 1)
-    waste = ("... " if len(p.waste) > shown else "") + " ".join(map(str, p.waste[-shown:]))
+    waste = ("... " if len(p.waste) > shown else "") + " ".join(map(str, p.waste[-shown:])) if p.waste else "--"
     passes = "" if v.passes is None else f" of {v.passes - 1}"
-    lines = [f"{v.name}   stock {len(p.stock) or 'empty'}   waste {f'{len(p.waste)}: {waste}' if p.waste else 'empty'}"
-             f"   recycles {p.recycles}{passes}",
+    lines = [f"{v.name}   stock {len(p.stock) or 'empty'}   waste {len(p.waste)}: {waste}   "
+             f"recycles {p.recycles}{passes}",
              "foundations: " + " ".join(f"{str(f[-1]) if f else '--':>3}" for f in p.foundations)]
     lines.append("".join(f"t{i + 1}".rjust(CELL) for i in range(len(p.columns))))
     rows = max((len(c) for c in p.columns), default=0) or 1
