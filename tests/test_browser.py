@@ -90,10 +90,12 @@ def test_play_klondike_in_a_browser(voila_url):
             sync_api.expect(counter).to_contain_text("t1>t7")
             sync_api.expect(page.locator(".sol-t7:visible")).to_have_count(8)
 
-            # an illegal attempt is explained and changes nothing: the 7♦ onto the 6♦ of t2
-            page.locator(".sol-t7:visible").last.click()
-            page.locator(".sol-t2:visible").last.click()
-            sync_api.expect(page.locator(".sol-status")).to_contain_text("is illegal", timeout=10_000)
+            # pick up the build 8♠ 7♦ by its visible strip, then try the empty t1: only a King may go there
+            page.locator(".sol-t7:visible").nth(6).click(position={"x": 29, "y": 8})
+            sync_api.expect(page.locator(".sol-status")).to_contain_text("Selected 8♠ 7♦ from t7", timeout=10_000)
+            page.locator(".sol-t1:visible").click()
+            sync_api.expect(page.locator(".sol-status")).to_contain_text("t7>t1:2 is illegal", timeout=10_000)
+            sync_api.expect(page.locator(".sol-status")).to_contain_text("only a King")
             sync_api.expect(counter).to_contain_text("Moves: 2")
             page.screenshot(path=str(SHOTS / "klondike_after_moves.png"), full_page=True)
         finally:
