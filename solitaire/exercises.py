@@ -274,7 +274,7 @@ def _four_aces(game: Any) -> Verdict:
         return Verdict(False, "your game did not start with empty foundations: start from the PySol deal.")
     aces = sum(1 for f in replay.position.foundations if f and f[0].rank_name == replay.variant.ranks[0])
     if aces == replay.variant.foundations:
-        return Verdict(True, f"all {aces} Aces are home after {len(replay.moves)} legal moves.")
+        return Verdict(True, f"all {aces} Aces are home, and every move you played replays legally from the deal.")
     return Verdict(False, f"your {len(replay.moves)} moves are legal, and {aces} of the 4 Aces are on foundations.")
 
 
@@ -284,7 +284,7 @@ def _win(game: Any) -> Verdict:
     if replay.start.on_foundations():
         return Verdict(False, "your game did not start with empty foundations: start from the PySol deal.")
     if replay.is_won():
-        return Verdict(True, f"won in {len(replay.moves)} legal moves.")
+        return Verdict(True, "every card is home, and every move you played replays legally from the deal.")
     n = replay.position.on_foundations()
     return Verdict(False, f"your moves are legal and {n} of {replay.variant.deck_size} cards are home: keep going.")
 
