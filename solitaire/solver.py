@@ -1,0 +1,706 @@
+"""A perfect-information ("thoughtful") solver for every Klondike-family variant.
+
+``solve(game_or_position)`` searches, knowing every face-down card, for a sequence of moves that wins.
+It answers "won" (with the moves, in the kit's notation, that replay with ``Game.play``), "unwinnable"
+(the whole search space was explored, with pruning that provably keeps a win if there is one), or
+"unknown" (the budget ran out first).
+
+How the search is made small (every rule below is derived from the variant's data, never its name):
+
+* **Canonical states.** The order of the columns does not matter, so a state's key sorts them. With one
+  card drawn at a time and unlimited passes, where the stock stands does not matter either (every card of
+  stock and waste can be brought to the top of the waste), so the key keeps only the cards' cycle order.
+  With ``draw`` > 1 the waste position is kept unless it is one that drawing and recycling come back to.
+* **Stock macro-moves.** Drawing and recycling are not moves of the search: every card that some number of
+  draws (and recycles, within the passes limit) would turn up is directly playable, and the solution
+  expands it into the real ``draw``/``recycle`` moves.
+* **Safe moves are played at once.** Face-down tops are turned, and a card goes to its foundation when no
+  winning line could need it in a column (see ``_Tables``).
+* **Moves that only prepare something are tried only when that something can follow at once**: moving a
+  build off a face-up card, emptying a column, putting a waste card on a column (draw 1, unlimited passes)
+  or taking a card back from a foundation. Such a move can always be delayed until just before its first
+  use, so a winning line never needs it earlier.
+* Depth-first search with a transposition table and a node/time budget.
+"""
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from heapq import heappop, heappush
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .cards import _CARDS
+from .moves import COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE, \
+    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, apply, is_won, legal_moves, rules
+from .state import Position
+from .variants import Variant
+
+STATUSES = ("won", "unwinnable", "unknown")
+PROBE_NODES = 3000
+WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 0, "cost": [0, 0, 4, 4, 4, 4, 4]}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What ``solve`` found: a status, the winning moves (empty unless "won"), and the effort spent."""
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def decided(self) -> bool:
+        return self.status != "unknown"
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+# Priorities of the move kinds, lowest first (the search tries them in this order).
+_TO_FOUNDATION, _REVEAL, _TALON_TO_FOUNDATION, _TALON_TO_COLUMN, _EMPTYING, _PARTIAL, _FROM_FOUNDATION = range(7)
+
+
+class _Tables:
+    """A variant's rules as lookup tables indexed by card code, plus the safe-foundation thresholds.
+
+    Safe foundation moves. Let the *descendants* of a card be the cards that may sit on it in a column, the
+    cards that may sit on those, and so on. Without ``foundation_to_tableau``, a card may go to its foundation
+    for good when every descendant still in play could go straight to its own foundation (every foundation of
+    its suit has reached the card's predecessor) and, if the waste may not play to a foundation, none of them
+    is in the stock or waste: any winning line that keeps the card in a column can instead send each card it
+    puts on it to the foundation. (In Klondike: a red r when both black foundations reach r-2 and the other
+    red reaches r-3.) With ``foundation_to_tableau``, cards can come back, so the condition is that the closure
+    of the card's descendants and predecessors (under "descendant" and "predecessor") is entirely on the
+    foundations (Klondike: black foundations reach r-1 and the other red r-2). With two decks, every
+    foundation of the card's suit must already have reached its predecessor.
+    """
+
+    def __init__(self, v: Variant) -> None:
+        r = rules(v)
+        self.variant = v
+        self.decks = v.decks
+        self.nranks = len(v.ranks)
+        self.step = list(r.step)
+        self.deck = [c for c in range(64) if self.step[c] >= 0]
+        rank_of = {name: rank for rank, name in enumerate(("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                                           "J", "Q", "K"))}
+        # code[suit][step] is the card at that step of the suit's foundation; 0 (no card) past the end.
+        self.code = [[s * 16 + rank_of[name] for name in v.ranks] + [0] for s in range(4)]
+        self.children = [tuple(int(c) for c in r.children[u]) for u in range(64)]
+        self.parents = [frozenset(int(c) for c in r.parents[u]) for u in range(64)]
+        self.empty_ok = [bool(x) for x in r.empty_ok]
+        self.free_talon = v.draw == 1 and v.passes is None
+        self.safe_from_talon = v.waste_to_foundation and v.draw == 1
+        self.threshold: list[tuple[int, ...] | None] = [None] * 64
+        self.talon_watch: list[tuple[int, ...]] = [()] * 64
+        for c in self.deck:
+            self._derive_safety(c, v)
+        self.column_cache: dict = {}
+
+    def _preds(self, c: int) -> list[int]:
+        return [self.code[c >> 4][t] for t in range(self.step[c])]
+
+    def _derive_safety(self, c: int, v: Variant) -> None:
+        need = [0, 0, 0, 0]
+        if v.foundation_to_tableau:
+            todo = list(self.children[c]) + self._preds(c)
+            closure: set[int] = set()
+            while todo:
+                d = todo.pop()
+                if d not in closure:
+                    closure.add(d)
+                    todo.extend(self.children[d])
+                    todo.extend(self._preds(d))
+            for d in closure:  # every copy of d on a foundation: all piles of its suit above d's step
+                need[d >> 4] = max(need[d >> 4], self.step[d] + 1)
+        else:
+            todo, closure = list(self.children[c]), set()
+            while todo:
+                d = todo.pop()
+                if d not in closure:
+                    closure.add(d)
+                    todo.extend(self.children[d])
+            for d in closure:  # every copy of d still out could go to a foundation of its own
+                need[d >> 4] = max(need[d >> 4], self.step[d])
+            if not v.waste_to_foundation:
+                self.talon_watch[c] = tuple(sorted(closure))
+        need[c >> 4] = max(need[c >> 4], self.step[c])  # with two decks: the twin foundation is ready too
+        self.threshold[c] = tuple(need)
+
+
+_BYTE = [bytes((i,)) for i in range(256)]
+_TABLES: dict[Variant, _Tables] = {}
+
+
+def _tables(v: Variant) -> _Tables:
+    t = _TABLES.get(v)
+    if t is None:
+        t = _TABLES[v] = _Tables(v)
+    return t
+
+
+# An internal state is a tuple (cols, fh, talon, ptr, rec):
+#   cols  -- tuple of bytes, one per column in the real order: byte 0 is the face-down count, then the cards
+#            bottom first. The solver keeps every non-empty column's top face up.
+#   fh    -- bytes: foundation heights grouped by suit (``decks`` per suit, ascending within a suit).
+#   talon -- bytes: waste bottom..top then stock top..bottom, i.e. the order the cards are drawn in.
+#   ptr   -- how many of those are in the waste (0 when the talon is "free": draw 1, unlimited passes).
+#   rec   -- recycles used so far (kept only when passes are limited).
+# Internal moves, expanded by ``_real_moves``:
+#   ("tt", s, d, k)  build of k cards from column s to d     ("tf", s)    column top to its foundation
+#   ("wt", i, d)     talon card i to column d                ("wf", i)    talon card i to its foundation
+#   ("ft", card, d)  a foundation top to column d
+
+
+class _Column(NamedTuple):
+    """What a column offers, computed once per distinct column (columns recur across states)."""
+
+    top: int
+    kids: tuple[int, ...]  # cards that may go on the top card
+    to_foundation: bytes  # the column after its top card leaves
+    builds: tuple[tuple[int, int, int, int, bytes, bytes], ...]  # (bottom card, count, kind, card below, rest, build)
+    movable: tuple[int, ...]  # cards that could be picked up now (each with what lies on it)
+    fill: int  # how many of those could usefully start an empty column
+
+
+class _Search:
+    def __init__(self, tables: _Tables, max_nodes: int | None, deadline: float | None, nodes: int = 0) -> None:
+        self.t = tables
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = nodes
+        self.seen: set[bytes] = set()
+        self.path: list[tuple] = []  # internal moves of the current line (auto moves included)
+        v = tables.variant
+        self.draw, self.passes, self.ft = v.draw, v.passes, v.foundation_to_tableau
+        self.deck_size = v.deck_size
+        self.columns = tables.column_cache
+
+    # --- keys and stock -------------------------------------------------------------------------
+    def key(self, state) -> bytes:
+        cols, fh, talon, ptr, rec = state
+        k = b"\xff".join(sorted(cols)) + b"\xfe" + fh + talon
+        if self.t.free_talon:
+            return k
+        n = len(talon)
+        if self.passes is None:
+            if ptr % self.draw == 0 or ptr == n:
+                ptr = 0  # drawing and recycling cycle through these positions: one state
+            return k + b"\xfe" + ptr.to_bytes(2, "big")
+        return k + b"\xfe" + ptr.to_bytes(2, "big") + rec.to_bytes(2, "big")
+
+    # --- foundations ------------------------------------------------------------------------------
+    def wants(self, fh: bytes) -> set[int]:
+        code, d = self.t.code, self.t.decks
+        if d == 1:
+            return {code[0][fh[0]], code[1][fh[1]], code[2][fh[2]], code[3][fh[3]]}
+        return {code[i // d][h] for i, h in enumerate(fh)}
+
+    def raise_foundation(self, fh: bytes, c: int) -> bytes:
+        t = self.t
+        s, h = c >> 4, t.step[c]
+        d = t.decks
+        if d == 1:
+            return fh[:s] + _BYTE[h + 1] + fh[s + 1:]
+        group = sorted(fh[s * d:(s + 1) * d])
+        group[group.index(h)] = h + 1
+        return fh[:s * d] + bytes(sorted(group)) + fh[(s + 1) * d:]
+
+    def lower_foundation(self, fh: bytes, c: int) -> bytes:
+        t = self.t
+        s, h = c >> 4, t.step[c]
+        d = t.decks
+        group = list(fh[s * d:(s + 1) * d])
+        group[group.index(h + 1)] = h
+        return fh[:s * d] + bytes(sorted(group)) + fh[(s + 1) * d:]
+
+    def is_safe(self, c: int, fh_after: bytes, talon: bytes) -> bool:
+        need = self.t.threshold[c]
+        lows = fh_after[::self.t.decks]
+        if lows[0] < need[0] or lows[1] < need[1] or lows[2] < need[2] or lows[3] < need[3]:
+            return False
+        watch = self.t.talon_watch[c]
+        if watch and talon:
+            step = self.t.step
+            for d in watch:
+                if lows[d >> 4] <= step[d] and d in talon:
+                    return False
+        return True
+
+    # --- settling: flips are implicit, safe foundation moves are played ---------------------------
+    def settle(self, cols, fh, talon, ptr, rec, autos: list):
+        t = self.t
+        wants = self.wants(fh)
+        changed = True
+        while changed:
+            changed = False
+            for j, col in enumerate(cols):
+                if len(col) > 1 and col[-1] in wants:
+                    c = col[-1]
+                    nfh = self.raise_foundation(fh, c)
+                    if self.is_safe(c, nfh, talon):
+                        fh = nfh
+                        cols = cols[:j] + (_pop(col, 1),) + cols[j + 1:]
+                        autos.append(("tf", j))
+                        wants = self.wants(fh)
+                        changed = True
+            if talon and t.safe_from_talon:
+                if t.free_talon:
+                    candidates = range(len(talon))
+                else:
+                    candidates = (ptr - 1,) if ptr else ()
+                for i in candidates:
+                    c = talon[i]
+                    if c in wants:
+                        nfh = self.raise_foundation(fh, c)
+                        if self.is_safe(c, nfh, talon):
+                            fh = nfh
+                            autos.append(("wf", i))
+                            talon = talon[:i] + talon[i + 1:]
+                            if not t.free_talon:
+                                ptr = i
+                            wants = self.wants(fh)
+                            changed = True
+                            break
+        return cols, fh, talon, ptr, rec
+
+    # --- move generation --------------------------------------------------------------------------
+    def column(self, col: bytes) -> _Column | None:
+        """The (cached) analysis of a column; None for an empty one."""
+        info = self.columns.get(col)
+        if info is None and len(col) > 1:
+            t = self.t
+            parents, empty_ok = t.parents, t.empty_ok
+            n, h = len(col) - 1, col[0]
+            builds = []
+            p = n
+            while True:
+                b = col[p]
+                if p == h + 1:
+                    kind, below = (_REVEAL, 0) if h else (_EMPTYING, 0)
+                else:
+                    kind, below = _PARTIAL, col[p - 1]
+                builds.append((b, n - p + 1, kind, below, _pop(col, n - p + 1), col[p:]))
+                if p == h + 1 or col[p - 1] not in parents[b]:
+                    break
+                p -= 1
+            movable = tuple(b[0] for b in builds)
+            fill = sum(1 for b in builds if empty_ok[b[0]] and b[2] != _EMPTYING)
+            info = _Column(col[n], t.children[col[n]], _pop(col, 1), tuple(builds), movable, fill)
+            if len(self.columns) > 400_000:
+                self.columns.clear()
+            self.columns[col] = info
+        return info
+
+    def children(self, state, wants: set[int]):
+        """[(priority, internal move, child state, column)] for the moves worth trying.
+
+        The child is settled already when ``column`` >= 0 and that column's top is not wanted by a foundation.
+        """
+        cols, fh, talon, ptr, rec = state
+        t = self.t
+        kids, empty_ok = t.children, t.empty_ok
+        column = self.column
+        infos = [column(col) for col in cols]
+        targets: dict[int, list[int]] = {}
+        empties: list[int] = []
+        for j, info in enumerate(infos):
+            if info is None:
+                empties.append(j)
+            else:
+                for ch in info.kids:
+                    if ch in targets:
+                        targets[ch].append(j)
+                    else:
+                        targets[ch] = [j]
+        free = t.free_talon
+        if free:
+            reach = None
+            talon_idx = range(len(talon))
+        else:
+            reach = talon_reach(len(talon), ptr, rec, self.draw, self.passes)[0]
+            talon_idx = reach
+        out = []
+        add = out.append
+        access = None  # lazily: {card: how many copies could be picked up now; -1: could fill an empty column}
+
+        # column moves
+        for s, info in enumerate(infos):
+            if info is None:
+                continue
+            if info.top in wants:
+                add((_TO_FOUNDATION, ("tf", s), (cols[:s] + (info.to_foundation,) + cols[s + 1:],
+                                                 self.raise_foundation(fh, info.top), talon, ptr, rec), -1))
+            for b, k, kind, below, rest, build in info.builds:
+                dests = targets.get(b)
+                to_empty = empties and empty_ok[b] and kind != _EMPTYING
+                if not (dests or to_empty):
+                    continue
+                if kind != _REVEAL:
+                    if access is None:
+                        access = self.accessible(infos, fh, talon, talon_idx)
+                    if kind == _PARTIAL:
+                        if not (below in wants or any(access.get(ch, 0) > (ch == b) for ch in kids[below])):
+                            continue
+                    elif access[-1] <= 0:
+                        continue
+                    prio = kind
+                else:
+                    prio = kind - rest[0] / 64
+                if dests:
+                    for d in dests:
+                        if d != s:
+                            nc = list(cols)
+                            nc[s] = rest
+                            nc[d] = cols[d] + build
+                            add((prio, ("tt", s, d, k), (tuple(nc), fh, talon, ptr, rec), s))
+                if to_empty:
+                    d = empties[0]
+                    nc = list(cols)
+                    nc[s] = rest
+                    nc[d] = b"\x00" + build
+                    add((prio, ("tt", s, d, k), (tuple(nc), fh, talon, ptr, rec), s))
+
+        # stock and waste
+        if talon:
+            w2f = t.variant.waste_to_foundation
+            for i in talon_idx:
+                c = talon[i]
+                dests = targets.get(c)
+                to_empty = empties and empty_ok[c]
+                to_found = w2f and c in wants
+                if not (dests or to_empty or to_found):
+                    continue
+                rest = talon[:i] + talon[i + 1:]
+                if free:
+                    nptr, nrec = 0, rec
+                else:
+                    nptr, nrec = i, reach[i][1]
+                if to_found:
+                    add((_TALON_TO_FOUNDATION, ("wf", i),
+                         (cols, self.raise_foundation(fh, c), rest, nptr, nrec), -1))
+                if dests or to_empty:
+                    if free:  # a waste card waits in the talon until something can use it in a column
+                        if access is None:
+                            access = self.accessible(infos, fh, talon, talon_idx)
+                        if not ((not w2f and c in wants) or any(access.get(ch, 0) > 0 for ch in kids[c])):
+                            continue
+                    one = _BYTE[c]
+                    if dests:
+                        for d in dests:
+                            nc = list(cols)
+                            nc[d] = cols[d] + one
+                            add((_TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), fh, rest, nptr, nrec), -1))
+                    if to_empty:
+                        d = empties[0]
+                        nc = list(cols)
+                        nc[d] = b"\x00" + one
+                        add((_TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), fh, rest, nptr, nrec), -1))
+
+        # back from a foundation
+        if self.ft:
+            code, dk = t.code, t.decks
+            for g, hgt in enumerate(fh):
+                if hgt == 0 or (dk > 1 and g % dk + 1 < dk and fh[g + 1] == hgt):
+                    continue
+                c = code[g // dk][hgt - 1]
+                dests = list(targets.get(c, ()))
+                if empties and empty_ok[c]:
+                    dests.append(empties[0])
+                if not dests:
+                    continue
+                if access is None:
+                    access = self.accessible(infos, fh, talon, talon_idx)
+                if not (any(access.get(ch, 0) > 0 for ch in kids[c]) or dk > 1
+                        or self._below_fits(c, targets, empties)):
+                    continue
+                nfh = self.lower_foundation(fh, c)
+                one = _BYTE[c]
+                for d in dests:
+                    nc = list(cols)
+                    nc[d] = cols[d] + one
+                    add((_FROM_FOUNDATION, ("ft", c, d), (tuple(nc), nfh, talon, ptr, rec), -1))
+        return out
+
+    def _below_fits(self, c: int, targets, empties) -> bool:
+        """After taking ``c`` down, could the card below it on the foundation come down too?"""
+        t = self.t
+        if t.step[c] == 0:
+            return False
+        below = t.code[c >> 4][t.step[c] - 1]
+        return bool(targets.get(below)) or bool(empties and t.empty_ok[below]) or c in t.parents[below]
+
+    def accessible(self, infos, fh, talon, talon_idx) -> dict[int, int]:
+        """How many copies of each card could be picked up now (key -1: cards that could fill an empty column)."""
+        t = self.t
+        empty_ok = t.empty_ok
+        acc: dict[int, int] = {}
+        fill = 0
+        for info in infos:
+            if info is not None:
+                fill += info.fill
+                for b in info.movable:
+                    acc[b] = acc.get(b, 0) + 1
+        for i in talon_idx:
+            c = talon[i]
+            acc[c] = acc.get(c, 0) + 1
+            if empty_ok[c]:
+                fill += 1
+        if self.ft:
+            code, dk = t.code, t.decks
+            for g, hgt in enumerate(fh):
+                if hgt:
+                    c = code[g // dk][hgt - 1]
+                    acc[c] = acc.get(c, 0) + 1
+                    if empty_ok[c]:
+                        fill += 1
+        acc[-1] = fill
+        return acc
+
+    def settled_child(self, child, column: int, wants: set[int], autos: list):
+        """Settle a child from ``children`` (cheaply when only one column's top changed)."""
+        if column >= 0:
+            col = child[0][column]
+            if len(col) == 1 or col[-1] not in wants:
+                return child
+        return self.settle(*child, autos)
+
+    # --- depth-first search -------------------------------------------------------------------------
+    def dfs(self, state) -> bool:
+        """Depth-first search from a settled state whose key is in ``seen``; True when a win is found."""
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            self.check_budget()
+        seen, key, path, settled_child = self.seen, self.key, self.path, self.settled_child
+        wants = self.wants(state[1])
+        kids = self.children(state, wants)
+        kids.sort(key=_first)
+        for _, move, child, column in kids:
+            autos: list = []
+            child = settled_child(child, column, wants, autos)
+            k = key(child)
+            if k in seen:
+                continue
+            seen.add(k)
+            path.append((move, autos))
+            if sum(child[1]) == self.deck_size or self.dfs(child):
+                return True
+            path.pop()
+        return False
+
+    # --- best-first search ----------------------------------------------------------------------------
+    def best_first(self, root) -> list | None:
+        """Best-first search on (how far a state looks from a win + the cost of the moves that only prepare).
+
+        Returns the internal moves of a win, or None when the search space is exhausted.
+        """
+        key, settled_child, children, score = self.key, self.settled_child, self.children, self.score
+        deck_size = self.deck_size
+        cost = WEIGHTS["cost"]
+        root_key = key(root)
+        parent: dict[bytes, tuple | None] = {root_key: None}
+        heap = [(score(root), 0, 0, root_key, root)]
+        tick = 0
+        while heap:
+            _, g0, _, k0, state = heappop(heap)
+            self.nodes += 1
+            if self.nodes & 1023 == 0:
+                self.check_budget()
+            wants = self.wants(state[1])
+            for prio, move, child, column in children(state, wants):
+                autos: list = []
+                child = settled_child(child, column, wants, autos)
+                k = key(child)
+                if k in parent:
+                    continue
+                parent[k] = (k0, move, autos)
+                if sum(child[1]) == deck_size:
+                    line = []
+                    while parent[k] is not None:
+                        k, move, autos = parent[k]
+                        line.append((move, autos))
+                    return line[::-1]
+                tick -= 1
+                g = g0 + cost[int(prio)]
+                heappush(heap, (score(child) + g, g, tick, k, child))
+        return None
+
+    def score(self, state) -> int:
+        """How far a state looks from a win (lower is better)."""
+        hidden = 0
+        for col in state[0]:
+            hidden += col[0]
+        w = WEIGHTS
+        return w["remaining"] * (self.deck_size - sum(state[1])) + w["hidden"] * hidden + w["talon"] * len(state[2])
+
+    def check_budget(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _OutOfBudget
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _OutOfBudget
+
+
+def _first(item) -> float:
+    return item[0]
+
+
+def _pop(col: bytes, k: int) -> bytes:
+    """The column without its top k cards, its new top turned face up."""
+    rest = col[:-k]
+    n = len(rest) - 1
+    if n and rest[0] == n:
+        return bytes((n - 1,)) + rest[1:]
+    return rest
+
+
+def talon_reach(n: int, ptr: int, rec: int, draw: int, passes: int | None):
+    """Which talon cards drawing and recycling bring to the waste top, and how.
+
+    Returns ({index: (ptr, rec) when first on top}, {index: [ops]}) where ops are "draw"/"recycle".
+    """
+    first: dict[int, tuple[int, int]] = {}
+    ops: dict[int, list[str]] = {}
+    done: list[str] = []
+    if ptr:
+        first[ptr - 1] = (ptr, rec)
+        ops[ptr - 1] = []
+    seen = {(ptr, 0 if passes is None else rec)}
+    while True:
+        if ptr < n:
+            ptr = min(ptr + draw, n)
+            done.append(DRAW)
+        elif n and (passes is None or rec < passes - 1):
+            ptr, rec = 0, rec + 1
+            done.append(RECYCLE)
+        else:
+            break
+        state = (ptr, 0 if passes is None else rec)
+        if state in seen:
+            break
+        seen.add(state)
+        if ptr and ptr - 1 not in first:
+            first[ptr - 1] = (ptr, rec)
+            ops[ptr - 1] = list(done)
+    return first, ops
+
+
+# --- from and back to real positions ---------------------------------------------------------------
+
+def _internal(p: Position, t: _Tables):
+    """The internal state of a real position (columns turned face up where needed) and the flips that takes."""
+    cols, flips = [], []
+    for j, (col, h) in enumerate(zip(p.columns, p.hidden)):
+        if col and h >= len(col):
+            h = len(col) - 1
+            flips.append(j)
+        cols.append(bytes((h,)) + bytes(col))
+    heights: list[list[int]] = [[] for _ in range(4)]
+    for pile in p.foundations:
+        if pile:
+            heights[pile[0] >> 4].append(len(pile))
+    fh = b"".join(bytes(sorted(hs + [0] * (t.decks - len(hs)))) for hs in heights)
+    talon = bytes(p.waste) + bytes(reversed(p.stock))
+    ptr = 0 if t.free_talon else len(p.waste)
+    return (tuple(cols), fh, talon, ptr, p.recycles), flips
+
+
+def _real_moves(p: Position, internal: list) -> list[Move]:
+    """Expand internal moves into the real moves that play them from ``p`` (checking each is legal)."""
+    v = p.variant
+    out: list[Move] = []
+
+    def play(m: Move) -> None:
+        nonlocal p
+        if m not in legal_moves(p):
+            raise AssertionError(f"solver bug: {m} is not legal in the replay")
+        out.append(m)
+        p = apply(p, m)
+        if not v.auto_flip:
+            for j, (col, h) in enumerate(zip(p.columns, p.hidden)):
+                if col and h >= len(col):
+                    out.append(Move(FLIP, j))
+                    p = apply(p, Move(FLIP, j))
+
+    def bring_to_top(i: int) -> None:
+        _, ops = talon_reach(len(p.waste) + len(p.stock), len(p.waste), p.recycles, v.draw, v.passes)
+        for op in ops[i]:
+            play(Move(op))
+
+    for m in internal:
+        kind = m[0]
+        if kind == "tt":
+            play(Move(COLUMN_TO_COLUMN, m[1], m[2], m[3]))
+        elif kind == "tf":
+            play(Move(COLUMN_TO_FOUNDATION, m[1]))
+        elif kind in ("wt", "wf"):
+            bring_to_top(m[1])
+            play(Move(WASTE_TO_COLUMN, target=m[2]) if kind == "wt" else Move(WASTE_TO_FOUNDATION))
+        elif kind == "ft":
+            f = next(i for i, pile in enumerate(p.foundations) if pile and pile[-1] == m[1])
+            play(Move(FOUNDATION_TO_COLUMN, f, m[2]))
+    if not is_won(p):
+        raise AssertionError("solver bug: the replayed solution does not win")
+    return out
+
+
+def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int | None = None) -> SolveResult:
+    """Search for a win from a Game's current position or a Position, knowing every card.
+
+    ``max_seconds`` and ``max_nodes`` (states expanded) bound the effort; either may be None. The result's
+    ``moves`` replay with ``Game.play`` from that position to a win when the status is "won".
+    A short depth-first probe comes first (it wins most easy deals in a few dozen states); then a best-first
+    search, which does not get lost in one bad branch, uses the rest of the budget.
+    """
+    p = getattr(game_or_position, "position", game_or_position)
+    if not isinstance(p, Position):
+        raise ValueError(f"solve needs a Game or a Position, got {game_or_position!r}")
+    start = time.perf_counter()
+    deadline = None if max_seconds is None else start + max_seconds
+    t = _tables(p.variant)
+    state, flips = _internal(p, t)
+    autos: list = []
+    state = _Search(t, None, None).settle(*state, autos)
+    line: list | None = []
+    nodes = 0
+    status = "unwinnable"
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    gc_was_on = gc.isenabled()
+    gc.disable()  # the search makes millions of small tuples, none of them cyclic
+    try:
+        if sum(state[1]) != t.variant.deck_size:
+            probe = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes)
+            search = _Search(t, probe, deadline)
+            search.seen.add(search.key(state))
+            try:
+                line = search.path if search.dfs(state) else None
+            except _OutOfBudget:
+                if probe == max_nodes or (deadline is not None and time.perf_counter() >= deadline):
+                    raise
+                search = _Search(t, max_nodes, deadline, nodes=search.nodes)
+                line = search.best_first(state)
+            finally:
+                nodes = search.nodes
+        if line is not None:
+            status = "won"
+    except _OutOfBudget:
+        status = "unknown"
+    finally:
+        sys.setrecursionlimit(limit)
+        if gc_was_on:
+            gc.enable()
+    moves: list[Move] = []
+    if status == "won":
+        internal = list(autos)
+        for move, more in line:
+            internal.append(move)
+            internal.extend(more)
+        q = p
+        for j in flips:
+            q = apply(q, Move(FLIP, j))
+        moves = [Move(FLIP, j) for j in flips] + _real_moves(q, internal)
+    return SolveResult(status, moves, nodes, time.perf_counter() - start)
