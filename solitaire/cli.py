@@ -130,8 +130,9 @@ def _solve(args: argparse.Namespace) -> int:
     result = solve(game.position, max_seconds=args.max_seconds, max_nodes=args.max_nodes)
     print(f"{where}: {result.status} ({result.nodes} positions searched in {result.seconds:.2f} s)")
     if result.status == "won":
-        print(f"{len(result.moves)} moves:")
-        print(" ".join(str(m) for m in result.moves))
+        print(f"{len(result.moves)} moves (ten a line, each line starts with the number of its first move):")
+        for i in range(0, len(result.moves), 10):
+            print(f"{i + 1:5}  " + ", ".join(str(m) for m in result.moves[i:i + 10]))
     return 0
 
 
