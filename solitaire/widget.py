@@ -33,6 +33,7 @@ BACK, BACK_EDGE = "#1d4f91", "#0b2748"
 SELECTED, SELECTED_FACE, HINTED = "#ff9800", "#fff2c2", "#29b6f6"
 SLOT_FACE, SLOT_EDGE = "rgba(255, 255, 255, 0.12)", "#8fbf9f"
 AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
+SOLUTION_SECONDS = 5.0  # solver time for the Solution button
 
 CSS = """<style>
 .sol-table { background: #1f6b45; border-radius: 10px; padding: 6px 10px 12px 10px; }
@@ -203,6 +204,8 @@ class GameWidget(W.VBox):
         self.hint_button = button("Hint", self.hint, "suggest a move", "lightbulb-o")
         self.auto_finish_button = button("Auto-finish", self.auto_finish,
                                          "play the solver's winning line, or safe foundation moves", "forward")
+        self.solution_button = button("Solution", self.show_solution,
+                                      "ask the solver for a winning line and step through it", "flag-checkered")
         self.show_moves_toggle = W.ToggleButton(description="Legal moves", tooltip="show every legal move",
                                                 layout=W.Layout(width="auto"))
         self.show_text_toggle = W.ToggleButton(description="Position text",
@@ -211,7 +214,8 @@ class GameWidget(W.VBox):
         self.header = W.HBox([self.title, self.variant_select, self.seed_field, self.new_deal_button,
                               self.restart_button], layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self.actions = W.HBox([self.undo_button, self.redo_button, self.to_foundation_button, self.hint_button,
-                               self.auto_finish_button, self.show_moves_toggle, self.show_text_toggle],
+                               self.auto_finish_button, self.solution_button, self.show_moves_toggle,
+                               self.show_text_toggle],
                               layout=W.Layout(flex_flow="row wrap", margin="6px 0 0 0"))
         self.banner = W.HTML(layout=W.Layout(display="none"))
         self.status = W.HTML()
@@ -696,15 +700,30 @@ class GameWidget(W.VBox):
             self._say("Auto-finish found no safe foundation move now." + note, "info")
 
     @_guarded
+    def show_solution(self) -> None:
+        """Ask the solver (which knows the face-down cards) for a winning line and load it as a replay."""
+        self.selection = self.marked = None
+        if self.game.is_won():
+            self._say("The game is already won.")
+            return
+        line, note = _solver_line(self.game, SOLUTION_SECONDS, None)
+        if not line:
+            self._say("No solution to show" + note + ".", "error")
+            return
+        self._start_replay(line)
+        self._say(f"The solver (which peeks at the face-down cards) wins in {len(line)} moves from here: "
+                  "press Next to step through them.")
+
+    @_guarded
     def load_replay(self, moves: Iterable[Move | str] | Any) -> None:
         """Step through moves (a list, or a solver result with ``.moves``) from here with Previous/Next."""
-        steps = getattr(moves, "moves", moves)
-        self.replay = [_as_move(m) for m in steps]
-        self.replay_step = 0
-        self._replay_base = len(self.game.moves)
-        self.selection = None
-        self.marked = self.replay[0] if self.replay else None
+        self._start_replay([_as_move(m) for m in getattr(moves, "moves", moves)])
         self._say(f"Replay loaded: {len(self.replay)} moves. Press Next to play them one by one.")
+
+    def _start_replay(self, moves: list[Move]) -> None:
+        self.replay, self.replay_step, self._replay_base = moves, 0, len(self.game.moves)
+        self.selection = None
+        self.marked = moves[0] if moves else None
 
     def _replay_on_track(self) -> bool:
         played = self.game.moves[self._replay_base:]
@@ -789,23 +808,22 @@ def _read_hint(hint: Any) -> tuple[Move | None, str]:
     return (None if move is None else _as_move(move)), str(why)
 
 
-def _solver_line(game: Game) -> tuple[list[Move] | None, str]:
-    """The solver's winning line from here within a short budget, or None (with a note why)."""
+def _solver_line(game: Game, max_seconds: float = AUTO_FINISH_SECONDS,
+                 max_nodes: int | None = AUTO_FINISH_BUDGET) -> tuple[list[Move] | None, str]:
+    """The solver's winning line from here within a budget, or None and a note that says why not."""
     try:
         from .solver import solve
     except ImportError:
         return None, " (the solver is not available here)"
     try:
-        result = solve(game.position, max_seconds=AUTO_FINISH_SECONDS, max_nodes=AUTO_FINISH_BUDGET)
+        result = solve(game.position, max_seconds=max_seconds, max_nodes=max_nodes)
     except Exception as exc:  # noqa: BLE001 - a failing solver must not stop the safe moves
         return None, f" (the solver failed: {type(exc).__name__}: {exc})"
-    won = getattr(result, "won", None)
-    if won is None:
-        won = getattr(result, "status", None) == "won"
-    moves = getattr(result, "moves", None) or getattr(result, "solution", None)
-    if won and moves:
-        return [_as_move(m) for m in moves], ""
-    return None, " (the solver found no quick win)"
+    if result.status == "won" and result.moves:
+        return [_as_move(m) for m in result.moves], ""
+    if result.status == "unwinnable":
+        return None, " (the solver proved that this position cannot be won)"
+    return None, f" (the solver found no win within {result.nodes} states)"
 
 
 def safe_foundation_move(game: Game) -> Move | None:

@@ -438,3 +438,22 @@ def test_auto_finish_on_a_won_game_says_so():
         "A 2 3 4 5 6 7 8 9 10 J Q K")))
     w.auto_finish_button.click()
     assert "already won" in w.message and w.game.moves == []
+
+
+def test_solution_button_loads_the_solvers_line_as_a_replay():
+    pytest.importorskip("solitaire.solver")
+    w = play("klondike", seed=2)
+    w.solution_button.click()
+    if not w.replay:
+        pytest.skip(f"the solver did not win in time: {w.message}")
+    assert "press Next" in w.message and w.marked == w.replay[0]
+    for _ in range(3):
+        w.replay_next_button.click()
+    assert w.game.moves == w.replay[:3] and w.replay_step == 3
+
+
+def test_solution_without_a_solver_says_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
+    w = play("klondike", seed=2)
+    w.solution_button.click()
+    assert "not available" in w.message and not w.replay
