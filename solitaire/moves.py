@@ -13,6 +13,7 @@ WASTE_TO_COLUMN, WASTE_TO_FOUNDATION = "w>t", "w>f"
 COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN = "t>f", "t>t", "f>t"
 STOCK_MOVES = frozenset({DRAW, RECYCLE})
 _FROM_WASTE = frozenset({WASTE_TO_COLUMN, WASTE_TO_FOUNDATION})
+_ALWAYS_PROGRESS = _FROM_WASTE | {FLIP, COLUMN_TO_FOUNDATION}
 
 
 class InvalidMoveError(ValueError):
@@ -139,13 +140,19 @@ def _foundation_wants(p: Position, r: _Rules) -> tuple[dict[int, int], int]:
 def legal_moves(p: Position) -> list[Move]:
     """Every move the rules allow in position ``p``."""
     v = p.variant
+    cols = p.columns
+    if len(cols) > _N or len(p.foundations) > _N:
+        return _legal_moves_slow(p)
     r = rules(v)
-    step, parents, children, empty_ok = r.step, r.parents, r.children, r.empty_ok
-    wants, empty_f = _foundation_wants(p, r)
-    cols, hidden = p.columns, p.hidden
-    targets: dict[int, list[int]] = {}
+    step, parents, children, empty_ok, next_up = r.step, r.parents, r.children, r.empty_ok, r.next_up
+    founds = p.foundations
+    wanted = {next_up[pile[-1]] for pile in founds if pile}
+    base_ok = () in founds  # an empty foundation takes a first-rank card
+    hidden = p.hidden
+    targets: dict[int, list[int]] = {}  # card -> columns whose top would take it
     empties = []
-    for j, col in enumerate(cols):
+    j = 0
+    for col in cols:
         if not col:
             empties.append(j)
         elif len(col) > hidden[j]:
@@ -154,25 +161,28 @@ def legal_moves(p: Position) -> list[Move]:
                     targets[c].append(j)
                 else:
                     targets[c] = [j]
+        j += 1
     moves: list[Move] = []
     add = moves.append
-    if len(cols) > _N:
-        return _legal_moves_slow(p)
-    for s, col in enumerate(cols):
-        h, i = hidden[s], len(col) - 1
+    s = -1
+    for col in cols:
+        s += 1
+        h = hidden[s]
+        i = len(col) - 1
         if i < h:
             if col and not v.auto_flip:
                 add(_FLIP[s])
             continue
         top = col[i]
-        if top in wants or (empty_f >= 0 and step[top] == 0):
+        if top in wanted or base_ok and step[top] == 0:
             add(_T2F[s])
         t2t = _T2T[s]
         k = 1
         while True:
             c = col[i]
-            for d in targets.get(c, ()):
-                add(t2t[d][k])
+            if c in targets:
+                for d in targets[c]:
+                    add(t2t[d][k])
             if empties and empty_ok[c]:
                 for d in empties:
                     add(t2t[d][k])
@@ -182,15 +192,16 @@ def legal_moves(p: Position) -> list[Move]:
             k += 1
     if p.waste:
         w = p.waste[-1]
-        if v.waste_to_foundation and (w in wants or (empty_f >= 0 and step[w] == 0)):
+        if v.waste_to_foundation and (w in wanted or base_ok and step[w] == 0):
             add(_W2F)
-        for d in targets.get(w, ()):
-            add(_W2T[d])
+        if w in targets:
+            for d in targets[w]:
+                add(_W2T[d])
         if empties and empty_ok[w]:
             for d in empties:
                 add(_W2T[d])
     if v.foundation_to_tableau:
-        for f, pile in enumerate(p.foundations):
+        for f, pile in enumerate(founds):
             if pile:
                 c = pile[-1]
                 moves.extend(_F2T[f][d] for d in targets.get(c, ()))
@@ -362,7 +373,7 @@ def reachable_waste_tops(p: Position) -> set[Card]:
         stock, waste = waste[::-1], []
 
 
-def progress_possible(p: Position, limit: int = 500, moves: list[Move] | None = None) -> bool:
+def progress_possible(p: Position, limit: int = 200, moves: list[Move] | None = None) -> bool:
     """Can play still change the game? False when only draws, recycles and moves that lead nowhere are left.
 
     Progress is a flip, a waste card played, or more cards on the foundations than now. The search tries the
@@ -370,7 +381,15 @@ def progress_possible(p: Position, limit: int = 500, moves: list[Move] | None = 
     ``legal_moves(p)`` when it is known already.
     """
     v = p.variant
-    key = (id(v), p.columns, p.hidden, p.foundations, None if v.passes is None else (len(p.stock), p.recycles))
+    if moves is not None:
+        hidden = p.hidden
+        for m in moves:
+            kind = m.kind
+            if kind in _ALWAYS_PROGRESS or kind == COLUMN_TO_COLUMN and hidden[m.source] and \
+                    m.count == len(p.columns[m.source]) - hidden[m.source]:
+                return True
+    key = (id(v), p.columns, p.hidden, p.foundations, tuple(sorted(p.stock + p.waste)),
+           None if v.passes is None and v.draw == 1 else (len(p.stock), p.recycles))
     known = _PROGRESS.get(key)
     if known is None:
         known = _progress_possible(p, limit, moves)
@@ -381,8 +400,8 @@ def progress_possible(p: Position, limit: int = 500, moves: list[Move] | None = 
     return known
 
 
-# Between two progress events the answer depends only on the columns and foundations (the stock and waste hold
-# the other cards, in a cycle that drawing and recycling cannot change), so it is remembered.
+# Drawing and recycling only turn the stock and waste through one cycle, so with one-card draws and unlimited
+# passes the answer depends on the piles and the set of stock and waste cards, not on where the cycle stands.
 _PROGRESS: dict[tuple, bool] = {}
 
 
