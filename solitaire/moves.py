@@ -114,7 +114,7 @@ def _compile(v: Variant) -> _Rules:
     return _Rules(step, next_up, parents, children, empty_ok)
 
 
-_N = 16  # moves for up to 16 columns/foundations and builds of 16 cards are made once and shared
+_N = 16  # moves for up to 16 columns and foundations (the most a Variant allows) are made once and shared
 _FLIP = [Move(FLIP, s) for s in range(_N)]
 _W2T = [Move(WASTE_TO_COLUMN, target=d) for d in range(_N)]
 _T2F = [Move(COLUMN_TO_FOUNDATION, s) for s in range(_N)]
@@ -141,8 +141,6 @@ def legal_moves(p: Position) -> list[Move]:
     """Every move the rules allow in position ``p``."""
     v = p.variant
     cols = p.columns
-    if len(cols) > _N or len(p.foundations) > _N:
-        return _legal_moves_slow(p)
     r = rules(v)
     step, parents, children, empty_ok, next_up = r.step, r.parents, r.children, r.empty_ok, r.next_up
     founds = p.foundations
@@ -212,18 +210,6 @@ def legal_moves(p: Position) -> list[Move]:
     elif p.waste and (v.passes is None or p.recycles < v.passes - 1):
         add(_RECYCLE)
     return moves
-
-
-def _legal_moves_slow(p: Position) -> list[Move]:
-    """Legal moves for layouts too large for the shared move tables: check every candidate."""
-    n, nf = len(p.columns), len(p.foundations)
-    candidates = [Move(DRAW), Move(RECYCLE), Move(WASTE_TO_FOUNDATION)]
-    candidates += [Move(k, s) for s in range(n) for k in (FLIP, COLUMN_TO_FOUNDATION)]
-    candidates += [Move(WASTE_TO_COLUMN, target=d) for d in range(n)]
-    candidates += [Move(FOUNDATION_TO_COLUMN, f, d) for f in range(nf) for d in range(n)]
-    candidates += [Move(COLUMN_TO_COLUMN, s, d, k) for s in range(n) for d in range(n) if s != d
-                   for k in range(1, len(p.columns[s]) + 1)]
-    return [m for m in candidates if explain_illegal(p, m) is None]
 
 
 def foundation_for(p: Position, c: Card) -> int:

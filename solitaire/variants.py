@@ -43,8 +43,8 @@ class Variant:
             yield f"ranks must come from {' '.join(STANDARD_RANKS)}, got {self.ranks!r}"
         if not 1 <= self.decks <= 4:
             yield f"decks must be 1 to 4, got {self.decks!r}"
-        if not self.columns or min(self.columns) < 1:
-            yield f"columns must be a non-empty tuple of card counts >= 1, got {self.columns!r}"
+        if not self.columns or min(self.columns) < 1 or len(self.columns) > 16:
+            yield f"columns must be a tuple of 1 to 16 card counts, each >= 1, got {self.columns!r}"
         elif sum(self.columns) > self.deck_size:
             yield f"the deal needs {sum(self.columns)} cards but the deck has only {self.deck_size}"
         elif self.aces_aside and sum(self.columns) + self.foundations > self.deck_size:
