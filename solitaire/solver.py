@@ -100,6 +100,7 @@ class _Tables:
         for c in self.deck:
             self._derive_safety(c, v)
         self.column_cache: dict = {}
+        self.watches = any(self.talon_watch)
 
     def _preds(self, c: int) -> list[int]:
         return [self.code[c >> 4][t] for t in range(self.step[c])]
@@ -133,6 +134,13 @@ class _Tables:
 
 
 _BYTE = [bytes((i,)) for i in range(256)]
+_NO_CARDS: dict = {}
+# What must come next after a move that only prepares (the search tries nothing else, see the module doc):
+_NEED_ON, _NEED_ON_OR_UP, _NEED_ON_OR_BELOW, _NEED_EMPTY = 1, 2, 3, 4
+# _NEED_ON z: a card onto z; _NEED_ON_OR_UP z: that, or z to its foundation; _NEED_ON_OR_BELOW z: a card onto z,
+# or the card below z on its foundation taken down too; _NEED_EMPTY: a card into an empty column.
+_BYTES3 = {kind: [bytes((kind, c)) for c in range(64)] for kind in (_NEED_ON, _NEED_ON_OR_UP, _NEED_ON_OR_BELOW)}
+_NEED_EMPTY_BYTES = bytes((_NEED_EMPTY,))
 _TABLES: dict[Variant, _Tables] = {}
 
 
@@ -179,6 +187,9 @@ class _Search:
         self.draw, self.passes, self.ft = v.draw, v.passes, v.foundation_to_tableau
         self.deck_size = v.deck_size
         self.columns = tables.column_cache
+        self.talons: dict = {}
+        # after a waste card goes to a column, only that column's top can have become safe to play
+        self.fast_wt = (tables.free_talon or not tables.safe_from_talon) and not tables.watches
 
     # --- keys and stock -------------------------------------------------------------------------
     def key(self, state) -> bytes:
@@ -249,13 +260,11 @@ class _Search:
                         wants = self.wants(fh)
                         changed = True
             if talon and t.safe_from_talon:
-                if t.free_talon:
-                    candidates = range(len(talon))
-                else:
-                    candidates = (ptr - 1,) if ptr else ()
-                for i in candidates:
-                    c = talon[i]
-                    if c in wants:
+                for c in wants:
+                    if c in talon:
+                        i = talon.index(c) if t.free_talon else ptr - 1
+                        if i < 0 or talon[i] != c:
+                            continue
                         nfh = self.raise_foundation(fh, c)
                         if self.is_safe(c, nfh, talon):
                             fh = nfh
@@ -296,10 +305,32 @@ class _Search:
             self.columns[col] = info
         return info
 
-    def children(self, state, wants: set[int]):
-        """[(priority, internal move, child state, column)] for the moves worth trying.
+    def talon_cards(self, talon: bytes, ptr: int, rec: int) -> tuple[dict[int, list[int]], int]:
+        """({card: talon indices} of the cards drawing and recycling can bring to the waste top, how many of
+        them could start an empty column), cached."""
+        k = talon if self.t.free_talon else (talon, ptr, rec)
+        found = self.talons.get(k)
+        if found is None:
+            if self.t.free_talon:
+                indices = range(len(talon))
+            else:
+                indices = talon_reach(len(talon), ptr, rec, self.draw, self.passes)[0]
+            cards: dict[int, list[int]] = {}
+            for i in indices:
+                cards.setdefault(talon[i], []).append(i)
+            empty_ok = self.t.empty_ok
+            found = cards, sum(1 for c in cards if empty_ok[c])
+            if len(self.talons) > 200_000:
+                self.talons.clear()
+            self.talons[k] = found
+        return found
 
-        The child is settled already when ``column`` >= 0 and that column's top is not wanted by a foundation.
+    def children(self, state, wants: set[int], need: bytes = b""):
+        """[(priority, internal move, child state, column, need)] for the moves worth trying.
+
+        ``column`` >= 0 names the only column whose top changed (see ``settled_child``); -1 asks for a full
+        settle. ``need`` (see ``_need``) restricts the moves to the uses of the preparing move just played; the
+        child's ``need`` is what its own move requires next (empty for a move that prepares nothing).
         """
         cols, fh, talon, ptr, rec = state
         t = self.t
@@ -317,92 +348,136 @@ class _Search:
                         targets[ch].append(j)
                     else:
                         targets[ch] = [j]
-        free = t.free_talon
-        if free:
-            reach = None
-            talon_idx = range(len(talon))
-        else:
-            reach = talon_reach(len(talon), ptr, rec, self.draw, self.passes)[0]
-            talon_idx = reach
+        only = None  # the columns a move may go to, when restricted
+        top_to_foundation = True
+        ft_below = -1
+        if need:
+            if need[0] == _NEED_EMPTY:
+                only = set(empties)
+                top_to_foundation = False
+            else:
+                z = need[1]
+                only = {j for j, info in enumerate(infos) if info is not None and info.top == z}
+                top_to_foundation = need[0] == _NEED_ON_OR_UP
+                if need[0] == _NEED_ON_OR_BELOW:
+                    ft_below = t.code[z >> 4][t.step[z] - 1] if t.step[z] > 0 else -1
+            if not only and not top_to_foundation and ft_below < 0:
+                return []
+            targets = {c: [j for j in js if j in only] for c, js in targets.items()}
+            if not (only & set(empties)):
+                empties = []
+        tcards, tfill = self.talon_cards(talon, ptr, rec) if talon else (_NO_CARDS, 0)
+        ft = self.ft
+        ftops = self.foundation_tops(fh) if ft else _NO_CARDS
         out = []
         add = out.append
-        access = None  # lazily: {card: how many copies could be picked up now; -1: could fill an empty column}
+        acc = None  # lazily: {card: copies that could be picked up from the columns}
+        fill = 0  # how many cards could start an empty column (counted with acc)
 
         # column moves
         for s, info in enumerate(infos):
             if info is None:
                 continue
-            if info.top in wants:
+            if info.top in wants and top_to_foundation and (only is None or s in only):
                 add((_TO_FOUNDATION, ("tf", s), (cols[:s] + (info.to_foundation,) + cols[s + 1:],
-                                                 self.raise_foundation(fh, info.top), talon, ptr, rec), -1))
+                                                 self.raise_foundation(fh, info.top), talon, ptr, rec), -1, b""))
             for b, k, kind, below, rest, build in info.builds:
                 dests = targets.get(b)
                 to_empty = empties and empty_ok[b] and kind != _EMPTYING
                 if not (dests or to_empty):
                     continue
-                if kind != _REVEAL:
-                    if access is None:
-                        access = self.accessible(infos, fh, talon, talon_idx)
-                    if kind == _PARTIAL:
-                        if not (below in wants or any(access.get(ch, 0) > (ch == b) for ch in kids[below])):
-                            continue
-                    elif access[-1] <= 0:
-                        continue
-                    prio = kind
-                else:
+                if kind == _REVEAL:
                     prio = kind - rest[0] / 64
+                    then = b""
+                else:
+                    if acc is None:
+                        acc, fill = self.accessible(infos)
+                        fill += tfill + (sum(1 for c in ftops if empty_ok[c]) if ft else 0)
+                    if kind == _PARTIAL:  # worth it only if the card left on top is used at once
+                        if below not in wants:
+                            for ch in kids[below]:
+                                if acc.get(ch, 0) > (ch == b) or ch in tcards or ch in ftops:
+                                    break
+                            else:
+                                continue
+                        then = _BYTES3[_NEED_ON_OR_UP][below]
+                    else:  # emptying a column: worth it only if something else fills it at once
+                        if fill <= 0:
+                            continue
+                        then = _NEED_EMPTY_BYTES
+                    prio = kind
                 if dests:
                     for d in dests:
                         if d != s:
                             nc = list(cols)
                             nc[s] = rest
                             nc[d] = cols[d] + build
-                            add((prio, ("tt", s, d, k), (tuple(nc), fh, talon, ptr, rec), s))
+                            add((prio, ("tt", s, d, k), (tuple(nc), fh, talon, ptr, rec), s, then))
                 if to_empty:
                     d = empties[0]
                     nc = list(cols)
                     nc[s] = rest
                     nc[d] = b"\x00" + build
-                    add((prio, ("tt", s, d, k), (tuple(nc), fh, talon, ptr, rec), s))
+                    add((prio, ("tt", s, d, k), (tuple(nc), fh, talon, ptr, rec), s, then))
 
         # stock and waste
-        if talon:
-            w2f = t.variant.waste_to_foundation
-            for i in talon_idx:
-                c = talon[i]
+        if tcards:
+            free = t.free_talon
+            w2f = t.variant.waste_to_foundation and only is None
+            if empties:
+                candidates = tcards
+            else:
+                candidates = [c for c in targets if c in tcards]
+                if w2f:
+                    candidates += [c for c in wants if c in tcards and c not in targets]
+            then = b""
+            for c in candidates:
                 dests = targets.get(c)
                 to_empty = empties and empty_ok[c]
                 to_found = w2f and c in wants
                 if not (dests or to_empty or to_found):
                     continue
-                rest = talon[:i] + talon[i + 1:]
-                if free:
-                    nptr, nrec = 0, rec
-                else:
-                    nptr, nrec = i, reach[i][1]
-                if to_found:
-                    add((_TALON_TO_FOUNDATION, ("wf", i),
-                         (cols, self.raise_foundation(fh, c), rest, nptr, nrec), -1))
-                if dests or to_empty:
-                    if free:  # a waste card waits in the talon until something can use it in a column
-                        if access is None:
-                            access = self.accessible(infos, fh, talon, talon_idx)
-                        if not ((not w2f and c in wants) or any(access.get(ch, 0) > 0 for ch in kids[c])):
+                if (dests or to_empty) and free:  # a waste card waits in the talon until a column can use it
+                    up = not t.variant.waste_to_foundation
+                    useful = up and c in wants
+                    if not useful:
+                        if acc is None:
+                            acc, fill = self.accessible(infos)
+                            fill += tfill + (sum(1 for c2 in ftops if empty_ok[c2]) if ft else 0)
+                        for ch in kids[c]:
+                            if ch in acc or ch in tcards or ch in ftops:
+                                useful = True
+                                break
+                    if not useful:
+                        dests = to_empty = None
+                        if not to_found:
                             continue
-                    one = _BYTE[c]
+                    then = _BYTES3[_NEED_ON_OR_UP if up else _NEED_ON][c]
+                one = _BYTE[c]
+                for i in tcards[c]:
+                    rest = talon[:i] + talon[i + 1:]
+                    if free:
+                        nptr, nrec = 0, rec
+                    else:
+                        nptr, nrec = i, self.talon_rec(talon, ptr, rec, i)
+                    if to_found:
+                        add((_TALON_TO_FOUNDATION, ("wf", i),
+                             (cols, self.raise_foundation(fh, c), rest, nptr, nrec), -1, b""))
                     if dests:
                         for d in dests:
                             nc = list(cols)
                             nc[d] = cols[d] + one
-                            add((_TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), fh, rest, nptr, nrec), -1))
+                            add((_TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), fh, rest, nptr, nrec),
+                                 d if self.fast_wt else -1, then))
                     if to_empty:
                         d = empties[0]
                         nc = list(cols)
                         nc[d] = b"\x00" + one
-                        add((_TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), fh, rest, nptr, nrec), -1))
+                        add((_TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), fh, rest, nptr, nrec),
+                             d if self.fast_wt else -1, then))
 
         # back from a foundation
-        if self.ft:
+        if ft:
             code, dk = t.code, t.decks
             for g, hgt in enumerate(fh):
                 if hgt == 0 or (dk > 1 and g % dk + 1 < dk and fh[g + 1] == hgt):
@@ -411,20 +486,33 @@ class _Search:
                 dests = list(targets.get(c, ()))
                 if empties and empty_ok[c]:
                     dests.append(empties[0])
+                if c == ft_below:  # the use of the card just taken down from this foundation
+                    dests = [j for j, info in enumerate(infos) if info is not None and c in t.children[info.top]]
+                    dests += [empties_all for empties_all in range(len(cols)) if infos[empties_all] is None][:1] \
+                        if empty_ok[c] else []
                 if not dests:
                     continue
-                if access is None:
-                    access = self.accessible(infos, fh, talon, talon_idx)
-                if not (any(access.get(ch, 0) > 0 for ch in kids[c]) or dk > 1
+                if acc is None:
+                    acc, fill = self.accessible(infos)
+                if not (any(ch in acc or ch in tcards or ch in ftops for ch in kids[c]) or dk > 1
                         or self._below_fits(c, targets, empties)):
                     continue
                 nfh = self.lower_foundation(fh, c)
                 one = _BYTE[c]
+                then = b"" if dk > 1 else _BYTES3[_NEED_ON_OR_BELOW][c]
                 for d in dests:
                     nc = list(cols)
                     nc[d] = cols[d] + one
-                    add((_FROM_FOUNDATION, ("ft", c, d), (tuple(nc), nfh, talon, ptr, rec), -1))
+                    add((_FROM_FOUNDATION, ("ft", c, d), (tuple(nc), nfh, talon, ptr, rec), -1, then))
         return out
+
+    def talon_rec(self, talon: bytes, ptr: int, rec: int, i: int) -> int:
+        """Recycles used once talon card ``i`` is first on top of the waste."""
+        return talon_reach(len(talon), ptr, rec, self.draw, self.passes)[0][i][1]
+
+    def foundation_tops(self, fh: bytes) -> set[int]:
+        code, dk = self.t.code, self.t.decks
+        return {code[g // dk][h - 1] for g, h in enumerate(fh) if h}
 
     def _below_fits(self, c: int, targets, empties) -> bool:
         """After taking ``c`` down, could the card below it on the foundation come down too?"""
@@ -434,10 +522,8 @@ class _Search:
         below = t.code[c >> 4][t.step[c] - 1]
         return bool(targets.get(below)) or bool(empties and t.empty_ok[below]) or c in t.parents[below]
 
-    def accessible(self, infos, fh, talon, talon_idx) -> dict[int, int]:
-        """How many copies of each card could be picked up now (key -1: cards that could fill an empty column)."""
-        t = self.t
-        empty_ok = t.empty_ok
+    def accessible(self, infos) -> tuple[dict[int, int], int]:
+        """({card: copies that could be picked up from the columns}, how many of them could fill an empty column)."""
         acc: dict[int, int] = {}
         fill = 0
         for info in infos:
@@ -445,21 +531,7 @@ class _Search:
                 fill += info.fill
                 for b in info.movable:
                     acc[b] = acc.get(b, 0) + 1
-        for i in talon_idx:
-            c = talon[i]
-            acc[c] = acc.get(c, 0) + 1
-            if empty_ok[c]:
-                fill += 1
-        if self.ft:
-            code, dk = t.code, t.decks
-            for g, hgt in enumerate(fh):
-                if hgt:
-                    c = code[g // dk][hgt - 1]
-                    acc[c] = acc.get(c, 0) + 1
-                    if empty_ok[c]:
-                        fill += 1
-        acc[-1] = fill
-        return acc
+        return acc, fill
 
     def settled_child(self, child, column: int, wants: set[int], autos: list):
         """Settle a child from ``children`` (cheaply when only one column's top changed)."""
@@ -470,24 +542,30 @@ class _Search:
         return self.settle(*child, autos)
 
     # --- depth-first search -------------------------------------------------------------------------
-    def dfs(self, state) -> bool:
-        """Depth-first search from a settled state whose key is in ``seen``; True when a win is found."""
+    def dfs(self, state, need: bytes = b"") -> bool:
+        """Depth-first search from a settled state already in ``seen``; True when a win is found."""
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self.check_budget()
         seen, key, path, settled_child = self.seen, self.key, self.path, self.settled_child
         wants = self.wants(state[1])
-        kids = self.children(state, wants)
+        kids = self.children(state, wants, need)
         kids.sort(key=_first)
-        for _, move, child, column in kids:
+        for _, move, child, column, then in kids:
             autos: list = []
             child = settled_child(child, column, wants, autos)
             k = key(child)
             if k in seen:
                 continue
+            if then and not autos:
+                k += b"\xfd" + then  # a restricted state: its full version, if met later, is searched again
+                if k in seen:
+                    continue
+            else:
+                then = b""
             seen.add(k)
             path.append((move, autos))
-            if sum(child[1]) == self.deck_size or self.dfs(child):
+            if sum(child[1]) == self.deck_size or self.dfs(child, then):
                 return True
             path.pop()
         return False
@@ -503,20 +581,26 @@ class _Search:
         cost = WEIGHTS["cost"]
         root_key = key(root)
         parent: dict[bytes, tuple | None] = {root_key: None}
-        heap = [(score(root), 0, 0, root_key, root)]
+        heap = [(score(root), 0, 0, root_key, root, b"")]
         tick = 0
         while heap:
-            _, g0, _, k0, state = heappop(heap)
+            _, g0, _, k0, state, need = heappop(heap)
             self.nodes += 1
             if self.nodes & 1023 == 0:
                 self.check_budget()
             wants = self.wants(state[1])
-            for prio, move, child, column in children(state, wants):
+            for prio, move, child, column, then in children(state, wants, need):
                 autos: list = []
                 child = settled_child(child, column, wants, autos)
                 k = key(child)
                 if k in parent:
                     continue
+                if then and not autos:
+                    k += b"\xfd" + then
+                    if k in parent:
+                        continue
+                else:
+                    then = b""
                 parent[k] = (k0, move, autos)
                 if sum(child[1]) == deck_size:
                     line = []
@@ -526,7 +610,7 @@ class _Search:
                     return line[::-1]
                 tick -= 1
                 g = g0 + cost[int(prio)]
-                heappush(heap, (score(child) + g, g, tick, k, child))
+                heappush(heap, (score(child) + g, g, tick, k, child, then))
         return None
 
     def score(self, state) -> int:
