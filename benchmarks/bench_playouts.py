@@ -28,7 +28,7 @@ def run(variant_key: str, seconds: float, max_moves: int, end_check: bool = True
         games += 1
         for _ in range(max_moves):
             legal = legal_moves(p)
-            reason = over_reason(p, legal) if end_check else (None if legal else "no more moves")
+            reason = over_reason(p, legal) if end_check or not legal else None
             if reason:
                 outcomes[reason] = outcomes.get(reason, 0) + 1
                 break
