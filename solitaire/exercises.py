@@ -300,25 +300,47 @@ def _replay_won(game: Any) -> Verdict:
                           f"({replay.position.on_foundations()} cards home).")
 
 
-@exercise("05.strategy", "Write a strategy: a function from a Game to one of its legal moves.")
-def _strategy(fn: Any) -> Verdict:
-    moves_played = 0
-    for seed in range(3):
-        g = Game("klondike", seed)
-        for _ in range(60):
-            if g.is_over():
-                break
-            m = _call(fn, g.copy())
-            move = Move.from_text(m) if isinstance(m, str) else m
-            if not isinstance(move, Move):
-                return Verdict(False, f"on deal {seed} your strategy returned {m!r}, not a move.")
-            reason = g.explain(move)
-            if reason:
-                return Verdict(False, f"on deal {seed}, after {len(g.moves)} moves, your strategy chose {move}, "
-                                      f"which is illegal: {reason}.")
-            g.play(move)
-            moves_played += 1
-    return Verdict(True, f"your strategy chose {moves_played} legal moves on deals 0, 1 and 2.")
+@exercise("05.strategy", "Write a strategy: an object with a name and choose(obs, moves) -> one of moves "
+                          "(or a plain function (obs, moves) -> move).")
+def _strategy(answer: Any) -> Verdict:
+    from .strategies import play_game
+    strategy = answer if hasattr(answer, "choose") else _FunctionStrategy(answer)
+    if not callable(getattr(strategy, "choose", None)):
+        raise NotAnswered(f"expected a strategy with a choose(obs, moves) method, got {answer!r}")
+    records = []
+    for seed in range(5):
+        try:
+            records.append(play_game("klondike", seed, strategy, max_moves=1500))
+        except NotImplementedError:
+            raise NotAnswered("your strategy's choose still has no body") from None
+        except Exception as e:
+            return Verdict(False, f"on Klondike deal {seed} your strategy failed: {type(e).__name__}: {e}")
+    wins = sum(r.outcome == "won" for r in records)
+    home = " ".join(str(r.on_foundations) for r in records)
+    return Verdict(True, f"your strategy played Klondike deals 0-4 to the end: {wins} won; cards home: {home}.")
+
+
+class _FunctionStrategy:
+    """Lets a plain function ``(obs, moves) -> move`` play as a strategy."""
+
+    def __init__(self, fn: Callable) -> None:
+        if not callable(fn):
+            raise NotAnswered(f"expected a strategy or a function (obs, moves) -> move, got {fn!r}")
+        self.fn, self.name = fn, getattr(fn, "__name__", "yours")
+
+    def choose(self, obs: Any, moves: Any) -> Any:
+        move = self.fn(obs, moves)
+        return Move.from_text(move) if isinstance(move, str) else move
+
+    def explain(self, obs: Any, move: Any) -> str:
+        return f"{move}: your strategy chose it."
+
+
+@exercise("05.greedy_wins", "How many of Klondike deals 0 to 19 does the greedy strategy win?")
+def _greedy_wins(answer: Any) -> Verdict:
+    from .strategies import play_game
+    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20))
+    return _number(answer, wins, "the number of deals greedy wins out of 20")
 
 
 # --- 06 experiments -------------------------------------------------------------------------

@@ -145,11 +145,31 @@ def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_strategy(capsys: pytest.CaptureFixture) -> None:
-    assert feedback(capsys, "05.strategy", lambda game: game.legal_moves()[0])[0]
-    ok, out = feedback(capsys, "05.strategy", lambda game: "t1>t1")
-    assert not ok and "illegal" in out
-    ok, out = feedback(capsys, "05.strategy", lambda game: 7)
-    assert not ok and "not a move" in out
+    from solitaire.strategies import GreedyStrategy
+
+    ok, out = feedback(capsys, "05.strategy", GreedyStrategy())
+    assert ok and "deals 0-4" in out
+    assert feedback(capsys, "05.strategy", lambda obs, moves: moves[-1])[0]
+    assert feedback(capsys, "05.strategy", lambda obs, moves: str(moves[0]))[0]  # text is fine too
+    ok, out = feedback(capsys, "05.strategy", lambda obs, moves: "t1>t1")
+    assert not ok and "failed" in out
+    ok, out = feedback(capsys, "05.strategy", lambda obs: None)
+    assert not ok and "TypeError" in out
+
+    def stub(obs, moves):
+        raise NotImplementedError
+
+    ok, out = feedback(capsys, "05.strategy", stub)
+    assert not ok and "no body" in out
+
+
+def test_greedy_wins(capsys: pytest.CaptureFixture) -> None:
+    from solitaire.strategies import play_game
+
+    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20))
+    assert feedback(capsys, "05.greedy_wins", wins)[0]
+    ok, out = feedback(capsys, "05.greedy_wins", wins + 1)
+    assert not ok and "too high" in out
 
 
 def test_interval(capsys: pytest.CaptureFixture) -> None:
