@@ -670,12 +670,20 @@ class GameWidget(W.VBox):
         except ImportError as exc:
             self._say(f"Hints need solitaire.strategies, which is not available here ({exc}).", "error")
             return
-        move, why = _read_hint(strategy_hint(self.game))
+        if self.game.is_won():
+            self._say("The game is won: there is nothing left to hint.")
+            return
+        try:
+            move, why = _read_hint(strategy_hint(self.game))
+        except ValueError as exc:  # e.g. no legal move at all
+            self._say(f"No hint: {exc}.", "error")
+            return
         if move is None:
-            self._say("No hint: " + (why or "the strategy finds no useful move."), "info")
+            self._say("No hint: " + (why or "the strategy finds no useful move."))
             return
         self.marked = move
-        self._say(f"Hint: {move}" + (f" ({why})" if why else "") + ". The cards to move are marked in blue.")
+        why = why.removeprefix(f"{move}:").strip().rstrip(".")
+        self._say(f"Hint: {move}" + (f" — {why}" if why else "") + ". The cards to move are marked in blue.")
 
     @_guarded
     def auto_finish(self) -> None:

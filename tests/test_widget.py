@@ -376,18 +376,31 @@ def test_hint_marks_the_suggested_move(monkeypatch):
     monkeypatch.setitem(sys.modules, "solitaire.strategies", fake)
     w = play("klondike", seed=1)
     w.hint_button.click()
-    assert w.marked == Move.from_text("t1>t7") and "Hint: t1>t7 (build down)" in w.message
+    assert w.marked == Move.from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
     assert w.card_button(0).layout.border.startswith("3px") and w.card_button(6).layout.border.startswith("3px")
     assert w.game.moves == []
 
 
-def test_real_hint_is_a_legal_move():
-    strategies = pytest.importorskip("solitaire.strategies")
-    if not hasattr(strategies, "strategy_hint"):
-        pytest.skip("solitaire.strategies has no strategy_hint yet")
-    w = play("klondike", seed=1)
+@pytest.mark.parametrize("variant", ["klondike", "solijoy", "italian"])
+def test_real_hints_are_legal_explained_and_playable(variant):
+    pytest.importorskip("solitaire.strategies")
+    w = play(variant, seed=1)
+    for _ in range(15):
+        if w.game.is_over():
+            break
+        w.hint_button.click()
+        assert w.marked in w.game.legal_moves(), w.message
+        assert w.message.startswith(f"Hint: {w.marked} — ") and "marked in blue" in w.message
+        click_move(w, w.marked)
+        assert w.marked is None and "illegal" not in w.message
+    assert len(w.game.moves) >= 5
+
+
+def test_real_hint_when_no_move_is_left():
+    pytest.importorskip("solitaire.strategies")
+    w = widget_at(make(KLONDIKE, ["2♠", "2♥"], stock="", hidden=[0] * 7))
     w.hint_button.click()
-    assert w.marked is None or w.marked in w.game.legal_moves(), w.message
+    assert w.message.startswith("No hint") and w.marked is None
 
 
 def test_replay_steps_forward_and_back():
