@@ -249,6 +249,20 @@ def run(variants, strategies: str | Iterable[str], deals: int | Iterable[int], *
     return _table([rows[j.key] for j in jobs])
 
 
+def play_jobs(jobs: list[Job]) -> list[dict]:
+    """Play a batch of games in one task (fast games share the cost of a round trip to a worker)."""
+    return [play_job(job) for job in jobs]
+
+
+def batches(todo: list[Job], workers: int, most: int = 8) -> list[list[Job]]:
+    """Solver games one per task (each may take its whole budget); fast games up to ``most`` per task,
+    fewer when there are few, so that every worker still gets several tasks."""
+    solver = [[j] for j in todo if j.strategy == "solver"]
+    plain = [j for j in todo if j.strategy != "solver"]
+    size = max(1, min(most, len(plain) // (8 * workers)))
+    return [plain[i:i + size] for i in range(0, len(plain), size)] + solver
+
+
 def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: int, initial: int) -> None:
     from tqdm.auto import tqdm
 
@@ -262,13 +276,13 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
     own = executor is None
     if own:
         executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-    window = max(32, 4 * workers)  # games in flight: enough to keep workers busy, few to cancel on Ctrl-C
-    queue = iter(todo)
-    pending: dict[cf.Future, Job] = {}
+    window = max(32, 4 * workers)  # tasks in flight: enough to keep workers busy, few to cancel on Ctrl-C
+    queue = iter(batches(todo, workers))
+    pending: dict[cf.Future, list[Job]] = {}
 
     def refill() -> None:
-        for job in queue:
-            pending[executor.submit(play_job, job)] = job
+        for batch in queue:
+            pending[executor.submit(play_jobs, batch)] = batch
             if len(pending) >= window:
                 return
 
@@ -278,9 +292,10 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
             while pending:
                 done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in done:
-                    job = pending.pop(future)
-                    finished(job, future.result())
-                    bar.update()
+                    batch = pending.pop(future)
+                    for job, row in zip(batch, future.result()):
+                        finished(job, row)
+                    bar.update(len(batch))
                 refill()
     except BaseException:
         for future in pending:
