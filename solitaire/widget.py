@@ -683,7 +683,8 @@ class GameWidget(W.VBox):
             return
         self.marked = move
         why = why.removeprefix(f"{move}:").strip().rstrip(".")
-        self._say(f"Hint: {move}" + (f" — {why}" if why else "") + ". The cards to move are marked in blue.")
+        self._say(f"Hint: {move}" + (f" — {why}" if why else "")
+                  + ". The move is marked in blue: the cards and where they go.")
 
     @_guarded
     def auto_finish(self) -> None:
