@@ -32,7 +32,7 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     if every undecided deal were winnable.
     """
     _require(summary_df, ["variant", "strategy", "win_rate", "low", "high"], "win_rates")
-    fig, ax = _figure(ax, (max(5.0, 1.6 * summary_df["variant"].nunique() + 2), 4))
+    fig, ax = _figure(ax, (max(6.0, 1.6 * summary_df["variant"].nunique() + 3.5), 4))
     variants = list(dict.fromkeys(summary_df["variant"]))
     strategies = list(dict.fromkeys(summary_df["strategy"]))
     width = 0.7 / max(1, len(strategies))
@@ -51,13 +51,20 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
                 ax.plot(x[has], high[has], linestyle="none", marker=style["marker"], markerfacecolor="white",
                         color=style["color"], label=f"{strategy}: if undecided deals are won")
     ax.set_xticks(range(len(variants)), variants)
+    if max(map(len, variants)) > 12:  # long labels (custom variants) would overlap
+        ax.tick_params(axis="x", labelrotation=20)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("right")
     ax.set_xlim(-0.6, len(variants) - 0.4)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(-0.02, 1.04)
     ax.set_xlabel("variant")
     ax.set_ylabel("win rate (share of deals won)")
     ax.set_title("Win rate by variant and strategy (Wilson 95% interval)")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(title="strategy", fontsize="small")
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: ":" in labels[i])  # strategies first, then the "if" markers
+    ax.legend([handles[i] for i in order], [labels[i] for i in order], title="strategy", fontsize="small",
+              loc="upper left", bbox_to_anchor=(1.01, 1))
     return fig
 
 
@@ -66,8 +73,12 @@ def foundation_distribution(df: pd.DataFrame) -> Figure:
     _require(df, ["variant", "strategy", "on_foundations"], "foundation_distribution")
     variants = list(dict.fromkeys(df["variant"]))
     strategies = list(dict.fromkeys(df["strategy"]))
-    fig, axes = plt.subplots(1, max(1, len(variants)), figsize=(4.5 * max(1, len(variants)), 3.8), squeeze=False)
-    for ax, variant in zip(axes[0], variants):
+    ncols = min(3, max(1, len(variants)))  # at most three panels a row
+    nrows = -(-max(1, len(variants)) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 3.6 * nrows), squeeze=False, layout="constrained")
+    for ax in axes.flat[len(variants):]:
+        ax.remove()
+    for ax, variant in zip(axes.flat, variants):
         part = df[df["variant"] == variant]
         top = int(part["on_foundations"].max()) if len(part) else 1
         bins = np.arange(0, top + 2) - 0.5
@@ -81,7 +92,6 @@ def foundation_distribution(df: pd.DataFrame) -> Figure:
         ax.set_ylabel("share of games")
         ax.legend(fontsize="small")
     fig.suptitle("Cards on foundations at the end of the game")
-    fig.tight_layout()
     return fig
 
 
@@ -91,7 +101,7 @@ def solver_effort(df: pd.DataFrame) -> Figure:
     solved = df[df["strategy"] == "solver"]
     if solved.empty:
         raise ValueError("solver_effort needs games played with the 'solver' strategy; the table has none")
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True, layout="constrained")
     for i, (variant, part) in enumerate(solved.groupby("variant", sort=False)):
         decided = part[part["outcome"].isin(["won", "unwinnable"])]
         style = _style(i)
@@ -109,15 +119,14 @@ def solver_effort(df: pd.DataFrame) -> Figure:
         ax.grid(alpha=0.3)
         ax.set_title(f"by {column}")
     axes[0].set_ylabel("share of deals decided")
-    axes[0].legend(fontsize="small")
+    axes[1].legend(fontsize="small", title="variant", loc="upper left", bbox_to_anchor=(1.02, 1))
     fig.suptitle("Solver effort: deals decided within a budget")
-    fig.tight_layout()
     return fig
 
 
 def _figure(ax, size: tuple[float, float]):
     if ax is None:
-        fig, ax = plt.subplots(figsize=size)
+        fig, ax = plt.subplots(figsize=size, layout="constrained")
         return fig, ax
     return ax.figure, ax
 
