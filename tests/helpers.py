@@ -13,7 +13,7 @@ def cards(text: str) -> tuple[Card, ...]:
 
 def make(variant: Variant, columns: list[str], *, hidden: list[int] | None = None, waste: str = "",
          foundations: list[str] | None = None, stock: str | None = None, recycles: int = 0) -> Position:
-    """A position with the given piles; unnamed cards fill the stock (or the first foundations if stock is given)."""
+    """A position with the given piles; unnamed cards fill the stock (when a stock is given, they are left out)."""
     cols = [cards(c) for c in columns] + [()] * (len(variant.columns) - len(columns))
     founds = [cards(f) for f in (foundations or [])] + [()] * (variant.foundations - len(foundations or []))
     w = cards(waste)
