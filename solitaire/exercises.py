@@ -362,3 +362,30 @@ def _interval(answer: Any) -> Verdict:
         return Verdict(False, "that is the normal (Wald) interval, 0.30 ± 1.96·√(0.3·0.7/100); "
                               "the Wilson interval is pulled toward 0.5.")
     return Verdict(False, f"({low}, {high}) is not the Wilson interval for 30 wins in 100 games.")
+
+
+@exercise("06.draw3_rate", "What share of Klondike deals 0 to 99 does greedy win when three cards are drawn at a "
+                           "time? (a fraction between 0 and 1)")
+def _draw3_rate(answer: Any) -> Verdict:
+    from .strategies import play_game
+    draw3 = dataclasses.replace(KLONDIKE, name="Klondike draw 3", draw=3)
+    wins = sum(play_game(draw3, seed, "greedy").outcome == "won" for seed in range(100))
+    if isinstance(answer, (int, float)) and not isinstance(answer, bool) and answer == wins and wins > 1:
+        return Verdict(False, f"{answer} is the number of wins; give the share, wins / 100.")
+    return _number(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99", tolerance=0.0005)
+
+
+@exercise("06.deals_needed", "About how many deals does it take for a 95% Wilson interval around a win rate of "
+                             "80% to be at most 2 percentage points wide (±1 point)?")
+def _deals_needed(answer: Any) -> Verdict:
+    from .experiments import wilson
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+        raise NotAnswered(f"expected a number of deals, got {answer!r}")
+    n = 100
+    while (lambda lo_hi: lo_hi[1] - lo_hi[0])(wilson(round(0.8 * n), n)) > 0.02:
+        n += 1
+    if abs(answer - n) <= 0.03 * n:
+        return Verdict(True, f"about {n} deals: four times the deals for half the width, since the width "
+                             "shrinks like 1/√n.")
+    return Verdict(False, f"{answer} deals give an interval {'narrower' if answer > n else 'wider'} than ±1 point "
+                          f"(check with wilson(round(0.8 * n), n)).")

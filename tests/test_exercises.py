@@ -202,3 +202,19 @@ def test_the_pysol_layout_in_lesson_04_is_the_real_deal() -> None:
     number = int(re.search(r"PYSOL_DEAL = (\d+)", source)[1])
     layout = re.search(r'LAYOUT = """\\\n(.*?)"""', source, re.S)[1]
     assert layout == PysolGame("klondike", number, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
+
+
+def test_draw3_rate_and_deals_needed(capsys: pytest.CaptureFixture) -> None:
+    from dataclasses import replace as _replace
+
+    from solitaire.strategies import play_game
+
+    draw3 = _replace(KLONDIKE, draw=3)
+    wins = sum(play_game(draw3, seed, "greedy").outcome == "won" for seed in range(100))
+    assert feedback(capsys, "06.draw3_rate", wins / 100)[0]
+    if wins > 1:
+        ok, out = feedback(capsys, "06.draw3_rate", wins)
+        assert not ok and "number of wins" in out
+    assert feedback(capsys, "06.deals_needed", 6150)[0]
+    ok, out = feedback(capsys, "06.deals_needed", 1000)
+    assert not ok and "wider" in out
