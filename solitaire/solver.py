@@ -742,6 +742,9 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
     p = getattr(game_or_position, "position", game_or_position)
     if not isinstance(p, Position):
         raise ValueError(f"solve needs a Game or a Position, got {game_or_position!r}")
+    if len(p.cards()) != p.variant.deck_size:
+        raise ValueError(f"the position holds {len(p.cards())} cards but a {p.variant.name} deck has "
+                         f"{p.variant.deck_size}: put every card in some pile before solving")
     start = time.perf_counter()
     deadline = None if max_seconds is None else start + max_seconds
     t = _tables(p.variant)
