@@ -82,10 +82,13 @@ def play_job(job: Job) -> dict:
 
 # --- choosing what to play ---------------------------------------------------------------------
 def variant_label(variant: str | Variant) -> str:
-    """A readable label: the registry key (``klondike``), or the nearest key and the changed rules."""
+    """A readable label: the registry key (``klondike``), a custom variant's own name if it has one, else
+    the nearest key and the changed rules (``klondike draw=3``)."""
     v = get_variant(variant)
     if v.key:
         return v.key
+    if v.name not in {known.name for known in VARIANTS.values()}:
+        return v.name
     from .notation import variant_to_text
     return variant_to_text(v)
 
@@ -161,6 +164,10 @@ class ResultsFile:
                 "on_foundations INTEGER, seconds REAL, nodes INTEGER, rules TEXT NOT NULL, "
                 "PRIMARY KEY (variant, strategy, seed, budget))")
             self.db.commit()
+            have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+            if not set(COLUMNS) | {"rules"} <= have:
+                raise sqlite3.DatabaseError(f"its table 'games' lacks the columns "
+                                            f"{', '.join(sorted(set(COLUMNS) | {'rules'} - have))}")
         except sqlite3.DatabaseError as e:
             raise ValueError(f"cannot use {self.path!r} as a results file ({e}): give a new file name "
                              "or a SQLite file written by solitaire.experiments") from None

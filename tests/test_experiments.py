@@ -74,6 +74,10 @@ def test_jobs_label_custom_variants_readably_and_refuse_bad_input():
     assert [(j.label, j.seed) for j in jobs] == [("klondike", 2), ("klondike", 4), ("klondike draw=3", 2),
                                                  ("klondike draw=3", 4), ("italian", 2), ("italian", 4)]
     assert [j.label for j in make_jobs({"three at a time": KLONDIKE_DRAW3}, "solver", 1)] == ["three at a time"]
+    named = dataclasses.replace(KLONDIKE_DRAW3, name="Thoughtful")
+    assert [j.label for j in make_jobs([named], "solver", 1)] == ["Thoughtful"]
+    with pytest.raises(ValueError, match="two different variants have the label 'Thoughtful'"):
+        make_jobs([named, dataclasses.replace(named, draw=2)], "greedy", 1)
     with pytest.raises(ValueError, match="'freecell'"):
         make_jobs(["freecell"], ["greedy"], 1)
     with pytest.raises(ValueError, match="'smart'"):
@@ -143,6 +147,11 @@ def test_a_file_that_is_not_a_results_file_is_refused(tmp_path):
     path.write_text("these are my notes, not a database\n" * 50)
     with pytest.raises(ValueError, match="cannot use"):
         run(["klondike"], ["greedy"], 1, results=path, workers=1, **SMALL)
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE games (player TEXT, score INTEGER)")
+    with pytest.raises(ValueError, match="lacks the columns"):
+        run(["klondike"], ["greedy"], 1, results=other, workers=1, **SMALL)
 
 
 def _count(path) -> int:
