@@ -155,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except ValueError as e:
         parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
+    except ModuleNotFoundError as e:
+        parser.exit(1, f"{parser.prog} {args.command}: error: this command needs {e.name!r}, which is not "
+                       "installed: pip install 'solitaire-kit[lab]'\n")
     except KeyboardInterrupt:
         kept = ("finished games are kept in " + args.out + "; rerun the same command to resume"
                 if getattr(args, "out", None) else "nothing was saved (use --out FILE to keep finished games)")
