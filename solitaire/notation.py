@@ -41,7 +41,11 @@ def variant_from_text(text: str) -> Variant:
     for key, raw in _SETTING.findall(rest):
         if key not in types:
             raise ValueError(f"unknown rule {key!r} in {text!r}: rules are {', '.join(types)}")
-        value = json.loads(raw)
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            raise ValueError(f"cannot read the value of {key} in {key}={raw}: write a number, true, false, null, "
+                             '"text" or a list such as [1,2,3]') from None
         changes[key] = tuple(value) if isinstance(value, list) else value
     if _SETTING.sub("", rest).strip():
         raise ValueError(f"cannot read the rules in {rest!r}: write rule=value, such as draw=3")
