@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from .cards import Card, _CARDS
 from .state import Position
-from .variants import Variant
+from .variants import Variant, rank_phrase
 
 DRAW, RECYCLE, FLIP = "draw", "recycle", "flip"
 WASTE_TO_COLUMN, WASTE_TO_FOUNDATION = "w>t", "w>f"
@@ -327,7 +327,7 @@ def explain_illegal(p: Position, m: Move) -> str | None:
             return None
         base = v.ranks[0]
         return (f"{first} cannot go to a foundation: a foundation takes the next card of its suit "
-                f"(in the order {' '.join(v.ranks)}), and an empty one takes only {_a(base)}")
+                f"(in the order {' '.join(v.ranks)}), and an empty one takes only {rank_phrase(base)}")
     target = p.columns[m.target]
     if not target:
         return None if r.empty_ok[first] else f"{first} cannot go on the empty column {m.target + 1}: {v.empty_column_rule()}"
@@ -336,10 +336,6 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     if target[-1] not in r.parents[first]:
         return f"{first} cannot go on {target[-1]}: {v.column_rule()}"
     return None
-
-
-def _a(rank: str) -> str:
-    return ("an " if rank in ("A", "8") else "a ") + rank
 
 
 def reachable_waste_tops(p: Position) -> set[Card]:

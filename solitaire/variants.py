@@ -87,11 +87,12 @@ class Variant:
     def empty_column_rule(self) -> str:
         if self.empty_column_ranks is None:
             return "an empty column takes any card"
-        return "an empty column takes only " + " or ".join(_plural(r) for r in self.empty_column_ranks)
+        return "an empty column takes only " + " or ".join(rank_phrase(r) for r in self.empty_column_ranks)
 
 
-def _plural(rank: str) -> str:
-    return {"K": "a King", "Q": "a Queen", "J": "a Jack", "A": "an Ace"}.get(rank, f"a {rank}")
+def rank_phrase(rank: str) -> str:
+    """'a King', 'an Ace', 'an 8', 'a 10': a card of this rank, in words."""
+    return {"K": "a King", "Q": "a Queen", "J": "a Jack", "A": "an Ace", "8": "an 8"}.get(rank, f"a {rank}")
 
 
 KLONDIKE = Variant("Klondike")

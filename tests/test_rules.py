@@ -175,7 +175,7 @@ def test_foundations_build_same_suit_up_from_the_ace():
 
 def test_empty_foundation_takes_only_an_ace():
     p = make(KLONDIKE, ["2♠"])
-    assert "empty one takes only an A" in explain_illegal(p, Move.from_text("t1>f"))
+    assert "empty one takes only an Ace" in explain_illegal(p, Move.from_text("t1>f"))
 
 
 def test_solijoy_has_two_foundations_per_suit():

@@ -1,0 +1,35 @@
+"""Execute lessons in place and save their outputs, without run-to-run noise (timestamps, widget state).
+
+    python scripts/execute_notebooks.py notebooks/02_rules.ipynb [more.ipynb ...]   (default: every lesson)
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}},
+                   record_timing=False).execute()
+    seconds = time.perf_counter() - start
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+    nbformat.write(nb, path)
+    return seconds
+
+
+def main(args: list[str]) -> None:
+    paths = [Path(a) for a in args] or sorted(Path(__file__).parent.parent.joinpath("notebooks").glob("[0-9]*.ipynb"))
+    for path in paths:
+        print(f"{path.name}: {execute(path):.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
