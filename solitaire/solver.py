@@ -39,7 +39,7 @@ from .variants import Variant
 
 STATUSES = ("won", "unwinnable", "unknown")
 PROBE_NODES = 3000
-WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 0, "cost": [0, 0, 4, 4, 4, 4, 4]}
+WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 
 
 @dataclass(frozen=True)
@@ -135,12 +135,14 @@ class _Tables:
 
 _BYTE = [bytes((i,)) for i in range(256)]
 _NO_CARDS: dict = {}
-# What must come next after a move that only prepares (the search tries nothing else, see the module doc):
-_NEED_ON, _NEED_ON_OR_UP, _NEED_ON_OR_BELOW, _NEED_EMPTY = 1, 2, 3, 4
-# _NEED_ON z: a card onto z; _NEED_ON_OR_UP z: that, or z to its foundation; _NEED_ON_OR_BELOW z: a card onto z,
-# or the card below z on its foundation taken down too; _NEED_EMPTY: a card into an empty column.
-_BYTES3 = {kind: [bytes((kind, c)) for c in range(64)] for kind in (_NEED_ON, _NEED_ON_OR_UP, _NEED_ON_OR_BELOW)}
-_NEED_EMPTY_BYTES = bytes((_NEED_EMPTY,))
+# What must come next after a move that only prepares (the search tries nothing else, see the module doc).
+# A need is bytes((flags, z)): a card onto z (or, with _EMPTY, into an empty column), or else what the flags add:
+_UP, _BELOW, _TALON, _EMPTY = 1, 2, 4, 8  # z to its foundation / the card under z on its foundation taken down
+# too / any play from the stock / (a card into an empty column instead of onto z)
+
+
+def _need(flags: int, z: int = 0) -> bytes:
+    return bytes((flags, z)) if flags or z else b"\x00\x00"
 _TABLES: dict[Variant, _Tables] = {}
 
 
@@ -277,6 +279,60 @@ class _Search:
                             break
         return cols, fh, talon, ptr, rec
 
+    # --- dead positions ---------------------------------------------------------------------------
+    def stuck(self, state) -> bool:
+        """Is some card walled in for good? Then the position is lost (used on the start position).
+
+        A face-down card, or the lowest face-up card of a column, can leave only to a foundation or as the
+        bottom of a build. It is walled in when every copy of every card it may sit on lies under it in its own
+        column, under a walled-in card, or (for good, without ``foundation_to_tableau``) on a foundation, when
+        it may not start an empty column, and when some card its foundation needs first lies under it or is
+        walled in itself.
+        """
+        cols, fh = state[0], state[1]
+        t = self.t
+        dk = t.decks
+        where: dict[int, list[tuple[int, int]]] = {}
+        for j, col in enumerate(cols):
+            for q in range(1, len(col)):
+                where.setdefault(col[q], []).append((j, q))
+        up = {}
+        for s in range(4):
+            for h in fh[s * dk:(s + 1) * dk]:
+                for step in range(h):
+                    c = t.code[s][step]
+                    up[c] = up.get(c, 0) + 1
+        walled: set[tuple[int, int]] = set()
+
+        def blocked(z: int, j: int, q: int, itself: bool) -> bool:
+            """Are all copies of z that are not on a foundation unreachable (from y at column j, place q)?"""
+            spots = where.get(z, [])
+            if len(spots) + up.get(z, 0) < dk:
+                return False  # a copy is in the stock or waste
+            for jz, qz in spots:
+                if not ((jz == j and qz < q) or (itself and (jz, qz) in walled)
+                        or any((jz, r) in walled for r in range(qz + 1, len(cols[jz])))):
+                    return False
+            return True
+
+        changed = True
+        while changed:
+            changed = False
+            for j, col in enumerate(cols):
+                for q in range(1, min(col[0] + 1, len(col) - 1) + 1):
+                    y = col[q]
+                    if (j, q) in walled or t.empty_ok[y]:
+                        continue
+                    if any(not ((up.get(p, 0) == dk and not self.ft) or (up.get(p, 0) < dk and blocked(p, j, q, False)))
+                           for p in t.parents[y]):
+                        continue
+                    s = y >> 4
+                    low = max(fh[s * dk:(s + 1) * dk])
+                    if any(blocked(t.code[s][step], j, q, True) for step in range(low, t.step[y])):
+                        walled.add((j, q))
+                        changed = True
+        return bool(walled)
+
     # --- move generation --------------------------------------------------------------------------
     def column(self, col: bytes) -> _Column | None:
         """The (cached) analysis of a column; None for an empty one."""
@@ -351,21 +407,28 @@ class _Search:
         only = None  # the columns a move may go to, when restricted
         top_to_foundation = True
         ft_below = -1
+        talon_targets, talon_empties = targets, empties  # talon plays may be free of the restriction
         if need:
-            if need[0] == _NEED_EMPTY:
+            flags, z = need[0], need[1]
+            if flags & _EMPTY:
                 only = set(empties)
-                top_to_foundation = False
             else:
-                z = need[1]
                 only = {j for j, info in enumerate(infos) if info is not None and info.top == z}
-                top_to_foundation = need[0] == _NEED_ON_OR_UP
-                if need[0] == _NEED_ON_OR_BELOW:
-                    ft_below = t.code[z >> 4][t.step[z] - 1] if t.step[z] > 0 else -1
-            if not only and not top_to_foundation and ft_below < 0:
+            top_to_foundation = bool(flags & _UP)
+            if flags & _BELOW and t.step[z] > 0:
+                ft_below = t.code[z >> 4][t.step[z] - 1]
+            if not (only or top_to_foundation or ft_below >= 0 or flags & _TALON):
                 return []
+            all_empties = empties
             targets = {c: [j for j in js if j in only] for c, js in targets.items()}
             if not (only & set(empties)):
                 empties = []
+            if not flags & _TALON:
+                talon_targets, talon_empties = targets, empties
+            if ft_below >= 0:
+                ft_targets = [j for j, info in enumerate(infos) if info is not None and ft_below in info.kids]
+                if all_empties and empty_ok[ft_below]:
+                    ft_targets.append(all_empties[0])
         tcards, tfill = self.talon_cards(talon, ptr, rec) if talon else (_NO_CARDS, 0)
         ft = self.ft
         ftops = self.foundation_tops(fh) if ft else _NO_CARDS
@@ -400,11 +463,11 @@ class _Search:
                                     break
                             else:
                                 continue
-                        then = _BYTES3[_NEED_ON_OR_UP][below]
+                        then = _need(_UP, below)
                     else:  # emptying a column: worth it only if something else fills it at once
                         if fill <= 0:
                             continue
-                        then = _NEED_EMPTY_BYTES
+                        then = _need(_EMPTY)
                     prio = kind
                 if dests:
                     for d in dests:
@@ -423,13 +486,15 @@ class _Search:
         # stock and waste
         if tcards:
             free = t.free_talon
-            w2f = t.variant.waste_to_foundation and only is None
+            w2f = t.variant.waste_to_foundation and (only is None or talon_targets is not targets)
+            targets, empties = talon_targets, talon_empties
             if empties:
                 candidates = tcards
             else:
                 candidates = [c for c in targets if c in tcards]
                 if w2f:
                     candidates += [c for c in wants if c in tcards and c not in targets]
+            up = not t.variant.waste_to_foundation
             then = b""
             for c in candidates:
                 dests = targets.get(c)
@@ -438,7 +503,6 @@ class _Search:
                 if not (dests or to_empty or to_found):
                     continue
                 if (dests or to_empty) and free:  # a waste card waits in the talon until a column can use it
-                    up = not t.variant.waste_to_foundation
                     useful = up and c in wants
                     if not useful:
                         if acc is None:
@@ -452,7 +516,9 @@ class _Search:
                         dests = to_empty = None
                         if not to_found:
                             continue
-                    then = _BYTES3[_NEED_ON_OR_UP if up else _NEED_ON][c]
+                    then = _need(_UP if up else 0, c)
+                elif dests or to_empty:  # it changes the stock, so the next move may also be any stock play
+                    then = _need(_TALON | _UP if up else _TALON, c)
                 one = _BYTE[c]
                 for i in tcards[c]:
                     rest = talon[:i] + talon[i + 1:]
@@ -487,9 +553,7 @@ class _Search:
                 if empties and empty_ok[c]:
                     dests.append(empties[0])
                 if c == ft_below:  # the use of the card just taken down from this foundation
-                    dests = [j for j, info in enumerate(infos) if info is not None and c in t.children[info.top]]
-                    dests += [empties_all for empties_all in range(len(cols)) if infos[empties_all] is None][:1] \
-                        if empty_ok[c] else []
+                    dests = ft_targets
                 if not dests:
                     continue
                 if acc is None:
@@ -499,7 +563,7 @@ class _Search:
                     continue
                 nfh = self.lower_foundation(fh, c)
                 one = _BYTE[c]
-                then = b"" if dk > 1 else _BYTES3[_NEED_ON_OR_BELOW][c]
+                then = b"" if dk > 1 else _need(_BELOW, c)
                 for d in dests:
                     nc = list(cols)
                     nc[d] = cols[d] + one
@@ -759,7 +823,9 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
     gc_was_on = gc.isenabled()
     gc.disable()  # the search makes millions of small tuples, none of them cyclic
     try:
-        if sum(state[1]) != t.variant.deck_size:
+        if sum(state[1]) != t.variant.deck_size and _Search(t, None, None).stuck(state):
+            line = None
+        elif sum(state[1]) != t.variant.deck_size:
             probe = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes)
             search = _Search(t, probe, deadline)
             search.seen.add(search.key(state))

@@ -40,18 +40,16 @@ def test_won_solutions_replay_with_game_play(variant, seeds):
     assert wins >= 1
 
 
-@pytest.mark.parametrize("changes", [dict(draw=3), dict(passes=2), dict(foundation_to_tableau=True),
-                                     dict(draw=3, foundation_to_tableau=True), dict(draw=3, passes=3)])
-def test_custom_variants_solutions_replay(changes):
+@pytest.mark.parametrize("changes, seeds", [(dict(draw=3), [3, 5]), (dict(passes=2), [3, 9]),
+                                            (dict(foundation_to_tableau=True), [2, 3]),
+                                            (dict(draw=3, foundation_to_tableau=True), [3, 5]),
+                                            (dict(draw=3, passes=3), [3])])
+def test_custom_variants_solutions_replay(changes, seeds):
     variant = replace(KLONDIKE, name="custom", **changes)
-    decided = 0
-    for seed in range(3):
+    for seed in seeds:
         game = Game(variant, seed)
-        r = solve(game, max_seconds=20, max_nodes=5_000)
-        if r.status == "won":
-            assert replays_to_a_win(game, r)
-        decided += r.status != "unknown"
-    assert decided >= 1
+        r = solve(game, max_seconds=30, max_nodes=10_000)
+        assert r.status == "won" and replays_to_a_win(game, r)
 
 
 def test_a_trivial_position_is_solved():
