@@ -135,6 +135,10 @@ class _Tables:
 
 _BYTE = [bytes((i,)) for i in range(256)]
 _NO_CARDS: dict = {}
+
+
+def _always(card: int) -> bool:
+    return True
 # What must come next after a move that only prepares (the search tries nothing else, see the module doc).
 # A need is bytes((flags, z)): a card onto z (or, with _EMPTY, into an empty column), or else what the flags add:
 _UP, _BELOW, _TALON, _EMPTY = 1, 2, 4, 8  # z to its foundation / the card under z on its foundation taken down
@@ -420,7 +424,16 @@ class _Search:
             if not (only or top_to_foundation or ft_below >= 0 or flags & _TALON):
                 return []
             all_empties = empties
-            targets = {c: [j for j in js if j in only] for c, js in targets.items()}
+            restricted: dict[int, list[int]] = {}
+            for j in only:
+                info = infos[j]
+                if info is not None:
+                    for ch in info.kids:
+                        if ch in restricted:
+                            restricted[ch].append(j)
+                        else:
+                            restricted[ch] = [j]
+            targets = restricted
             if not (only & set(empties)):
                 empties = []
             if not flags & _TALON:
@@ -436,14 +449,19 @@ class _Search:
         add = out.append
         acc = None  # lazily: {card: copies that could be picked up from the columns}
         fill = 0  # how many cards could start an empty column (counted with acc)
+        worth = None  # lazily: is a stock card worth putting on a column? (see talon_worth)
 
         # column moves
+        tkeys = targets.keys()
+        dk = t.decks
         for s, info in enumerate(infos):
             if info is None:
                 continue
             if info.top in wants and top_to_foundation and (only is None or s in only):
                 add((_TO_FOUNDATION, ("tf", s), (cols[:s] + (info.to_foundation,) + cols[s + 1:],
                                                  self.raise_foundation(fh, info.top), talon, ptr, rec), -1, b""))
+            if tkeys.isdisjoint(info.movable) and not (empties and info.fill):
+                continue  # no build of this column has anywhere to go
             for b, k, kind, below, rest, build in info.builds:
                 dests = targets.get(b)
                 to_empty = empties and empty_ok[b] and kind != _EMPTYING
@@ -458,8 +476,11 @@ class _Search:
                         fill += tfill + (sum(1 for c in ftops if empty_ok[c]) if ft else 0)
                     if kind == _PARTIAL:  # worth it only if the card left on top is used at once
                         if below not in wants:
+                            if worth is None:
+                                worth = self.talon_worth(tcards, acc, ftops, wants)
                             for ch in kids[below]:
-                                if acc.get(ch, 0) > (ch == b) or ch in tcards or ch in ftops:
+                                if (ch in acc and (ch != b or (dk > 1 and acc[ch] > 1))) or ch in ftops or (
+                                        ch in tcards and worth(ch)):
                                     break
                             else:
                                 continue
@@ -503,16 +524,12 @@ class _Search:
                 if not (dests or to_empty or to_found):
                     continue
                 if (dests or to_empty) and free:  # a waste card waits in the talon until a column can use it
-                    useful = up and c in wants
-                    if not useful:
-                        if acc is None:
-                            acc, fill = self.accessible(infos)
-                            fill += tfill + (sum(1 for c2 in ftops if empty_ok[c2]) if ft else 0)
-                        for ch in kids[c]:
-                            if ch in acc or ch in tcards or ch in ftops:
-                                useful = True
-                                break
-                    if not useful:
+                    if acc is None:
+                        acc, fill = self.accessible(infos)
+                        fill += tfill + (sum(1 for c2 in ftops if empty_ok[c2]) if ft else 0)
+                    if worth is None:
+                        worth = self.talon_worth(tcards, acc, ftops, wants)
+                    if not worth(c):
                         dests = to_empty = None
                         if not to_found:
                             continue
@@ -570,6 +587,34 @@ class _Search:
                     add((_FROM_FOUNDATION, ("ft", c, d), (tuple(nc), nfh, talon, ptr, rec), -1, then))
         return out
 
+    def talon_worth(self, tcards, acc, ftops, wants):
+        """A test: is this stock card worth putting on a column now?
+
+        With draw 1 and unlimited passes such a move only prepares: it is worth it when a card from a column
+        (or a foundation) can then go on the card, or, when the waste may not play to a foundation, when the
+        card can go on to its foundation; or when a stock card worth it in turn can go on it (a chain of stock
+        cards ending in such a use). With other stock rules every reachable stock card counts.
+        """
+        if not self.t.free_talon:
+            return _always
+        kids = self.t.children
+        up = not self.t.variant.waste_to_foundation
+        memo: dict[int, bool] = {}
+
+        def worth(c: int) -> bool:
+            found = memo.get(c)
+            if found is None:
+                found = up and c in wants
+                if not found:
+                    for ch in kids[c]:
+                        if ch in acc or ch in ftops or (ch in tcards and worth(ch)):
+                            found = True
+                            break
+                memo[c] = found
+            return found
+
+        return worth
+
     def talon_rec(self, talon: bytes, ptr: int, rec: int, i: int) -> int:
         """Recycles used once talon card ``i`` is first on top of the waste."""
         return talon_reach(len(talon), ptr, rec, self.draw, self.passes)[0][i][1]
@@ -586,15 +631,17 @@ class _Search:
         below = t.code[c >> 4][t.step[c] - 1]
         return bool(targets.get(below)) or bool(empties and t.empty_ok[below]) or c in t.parents[below]
 
-    def accessible(self, infos) -> tuple[dict[int, int], int]:
-        """({card: copies that could be picked up from the columns}, how many of them could fill an empty column)."""
+    def accessible(self, infos) -> tuple[dict[int, int] | set[int], int]:
+        """(the cards that could be picked up from the columns -- with two decks {card: copies} --, how many
+        of them could fill an empty column)."""
+        present = [info for info in infos if info is not None]
+        fill = sum(info.fill for info in present)
+        if self.t.decks == 1:
+            return set().union(*[info.movable for info in present]), fill
         acc: dict[int, int] = {}
-        fill = 0
-        for info in infos:
-            if info is not None:
-                fill += info.fill
-                for b in info.movable:
-                    acc[b] = acc.get(b, 0) + 1
+        for info in present:
+            for b in info.movable:
+                acc[b] = acc.get(b, 0) + 1
         return acc, fill
 
     def settled_child(self, child, column: int, wants: set[int], autos: list):
@@ -609,7 +656,7 @@ class _Search:
     def dfs(self, state, need: bytes = b"") -> bool:
         """Depth-first search from a settled state already in ``seen``; True when a win is found."""
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 255 == 0:
             self.check_budget()
         seen, key, path, settled_child = self.seen, self.key, self.path, self.settled_child
         wants = self.wants(state[1])
@@ -650,7 +697,7 @@ class _Search:
         while heap:
             _, g0, _, k0, state, need = heappop(heap)
             self.nodes += 1
-            if self.nodes & 1023 == 0:
+            if self.nodes & 255 == 0:
                 self.check_budget()
             wants = self.wants(state[1])
             for prio, move, child, column, then in children(state, wants, need):
