@@ -395,11 +395,29 @@ class _Search:
         cols, fh, talon, ptr, rec = state
         t = self.t
         kids, empty_ok = t.children, t.empty_ok
-        column = self.column
-        infos = [column(col) for col in cols]
+        column, cached = self.column, self.columns.get
+        infos = [cached(col) or column(col) for col in cols]
+        only = None  # the columns a move may go to, when restricted
+        top_to_foundation = True
+        ft_below = -1
+        if need:
+            flags, z = need[0], need[1]
+            if flags & _EMPTY:
+                only = {j for j, info in enumerate(infos) if info is None}
+            else:
+                only = {j for j, info in enumerate(infos) if info is not None and info.top == z}
+            top_to_foundation = bool(flags & _UP)
+            if flags & _BELOW and t.step[z] > 0:
+                ft_below = t.code[z >> 4][t.step[z] - 1]
+            if not (only or top_to_foundation or ft_below >= 0 or flags & _TALON):
+                return []
+            scope = only if not (flags & _TALON or ft_below >= 0) else range(len(infos))
+        else:
+            scope = range(len(infos))
         targets: dict[int, list[int]] = {}
         empties: list[int] = []
-        for j, info in enumerate(infos):
+        for j in scope:
+            info = infos[j]
             if info is None:
                 empties.append(j)
             else:
@@ -408,40 +426,17 @@ class _Search:
                         targets[ch].append(j)
                     else:
                         targets[ch] = [j]
-        only = None  # the columns a move may go to, when restricted
-        top_to_foundation = True
-        ft_below = -1
         talon_targets, talon_empties = targets, empties  # talon plays may be free of the restriction
         if need:
-            flags, z = need[0], need[1]
-            if flags & _EMPTY:
-                only = set(empties)
-            else:
-                only = {j for j, info in enumerate(infos) if info is not None and info.top == z}
-            top_to_foundation = bool(flags & _UP)
-            if flags & _BELOW and t.step[z] > 0:
-                ft_below = t.code[z >> 4][t.step[z] - 1]
-            if not (only or top_to_foundation or ft_below >= 0 or flags & _TALON):
-                return []
-            all_empties = empties
-            restricted: dict[int, list[int]] = {}
-            for j in only:
-                info = infos[j]
-                if info is not None:
-                    for ch in info.kids:
-                        if ch in restricted:
-                            restricted[ch].append(j)
-                        else:
-                            restricted[ch] = [j]
-            targets = restricted
-            if not (only & set(empties)):
-                empties = []
-            if not flags & _TALON:
-                talon_targets, talon_empties = targets, empties
             if ft_below >= 0:
-                ft_targets = [j for j, info in enumerate(infos) if info is not None and ft_below in info.kids]
-                if all_empties and empty_ok[ft_below]:
-                    ft_targets.append(all_empties[0])
+                ft_targets = list(targets.get(ft_below, ()))
+                if empties and empty_ok[ft_below]:
+                    ft_targets.append(empties[0])
+            if scope is not only:
+                targets = {c: [j for j in js if j in only] for c, js in targets.items()}
+                empties = [j for j in empties if j in only]
+                if not flags & _TALON:
+                    talon_targets, talon_empties = targets, empties
         tcards, tfill = self.talon_cards(talon, ptr, rec) if talon else (_NO_CARDS, 0)
         ft = self.ft
         ftops = self.foundation_tops(fh) if ft else _NO_CARDS
