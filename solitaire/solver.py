@@ -16,24 +16,33 @@ How the search is made small (every rule below is derived from the variant's dat
   expands it into the real ``draw``/``recycle`` moves.
 * **Safe moves are played at once.** Face-down tops are turned, and a card goes to its foundation when no
   winning line could need it in a column (see ``_Tables``).
-* **Moves that only prepare something are tried only when that something can follow at once**: moving a
-  build off a face-up card, emptying a column, putting a waste card on a column (draw 1, unlimited passes)
-  or taking a card back from a foundation. Such a move can always be delayed until just before its first
-  use, so a winning line never needs it earlier.
-* Depth-first search with a transposition table and a node/time budget.
+* **Moves that only prepare something must be followed at once by their use.** Moving a build off a face-up
+  card (then: a card onto the card left on top, or that card to its foundation), emptying a column (then: a
+  card into it), putting a stock card on a column with draw 1 and unlimited passes (then: a card onto it),
+  taking a card back from a foundation (then: a card onto it, or the next one down). Such a move can always
+  be put off until just before its first use, so some winning line (if any) has every preparing move right
+  before its use; after one, the search tries only its uses (such "restricted" states have their own keys).
+  With ``draw`` > 1 a stock card put on a column changes which stock cards come up, so any stock play may
+  follow it too. A stock card is worth putting on a column only if a chain of stock cards ending in a real
+  use can follow.
+* **Walled-in cards.** A start position where some card can never leave its column (everything it could go
+  on, and some card its foundation needs first, lies under it) is lost at once.
+* Search: a short depth-first probe (most deals fall in a few dozen states), then best-first on "cards not
+  on foundations + 2 x face-down cards + stock size + 4 x the moves so far that neither uncover a card nor
+  play a column card to its foundation", both with a transposition table and a node/time budget.
+  "unwinnable" means a search ran out of states.
 """
 from __future__ import annotations
 
 import gc
 import sys
 import time
-from heapq import heappop, heappush
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
 from typing import NamedTuple
 
-from .cards import _CARDS
 from .moves import COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE, \
-    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, apply, is_won, legal_moves, rules
+    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves, rules
 from .state import Position
 from .variants import Variant
 
@@ -360,7 +369,7 @@ class _Search:
             movable = tuple(b[0] for b in builds)
             fill = sum(1 for b in builds if empty_ok[b[0]] and b[2] != _EMPTYING)
             info = _Column(col[n], t.children[col[n]], _pop(col, 1), tuple(builds), movable, fill)
-            if len(self.columns) > 400_000:
+            if len(self.columns) > 100_000:
                 self.columns.clear()
             self.columns[col] = info
         return info
@@ -380,7 +389,7 @@ class _Search:
                 cards.setdefault(talon[i], []).append(i)
             empty_ok = self.t.empty_ok
             found = cards, sum(1 for c in cards if empty_ok[c])
-            if len(self.talons) > 200_000:
+            if len(self.talons) > 50_000:
                 self.talons.clear()
             self.talons[k] = found
         return found
