@@ -215,6 +215,18 @@ def load(results: str | os.PathLike) -> pd.DataFrame:
     return _table(rows)
 
 
+def shipped(name: str = "seed_variants") -> pd.DataFrame:
+    """A results table shipped with the kit: ``"seed_variants"`` (greedy and solver, 2,000 deals of each seed
+    variant) or ``"published_rules"`` (the solver under the rules of published studies). How each was made is
+    recorded in ``solitaire/data/README.md``."""
+    from importlib.resources import files
+    path = files("solitaire").joinpath("data", f"{name}.csv")
+    if not path.is_file():
+        raise ValueError(f"no shipped results named {name!r}: choose 'seed_variants' or 'published_rules'")
+    with path.open(encoding="utf-8") as f:
+        return pd.read_csv(f).astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})
+
+
 def _table(rows: list[dict]) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=COLUMNS)
     return df.astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})

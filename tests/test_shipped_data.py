@@ -1,0 +1,34 @@
+"""The results shipped for the lessons load, cover what the README promises, and agree with a fresh run."""
+import pytest
+
+pd = pytest.importorskip("pandas")
+from solitaire import experiments  # noqa: E402
+
+
+def test_seed_variant_results_cover_2000_deals_per_variant_and_strategy():
+    df = experiments.shipped("seed_variants")
+    counts = df.groupby(["variant", "strategy"])["seed"].agg(["count", "nunique", "min", "max"])
+    assert set(counts.index) == {(v, s) for v in ("klondike", "solijoy", "italian") for s in ("greedy", "solver")}
+    assert (counts["count"] == 2000).all() and (counts["nunique"] == 2000).all()
+    assert (counts["min"] == 0).all() and (counts["max"] == 1999).all()
+    solver = df[df.strategy == "solver"]
+    assert set(solver.outcome) <= {"won", "unwinnable", "unknown"}
+    assert set(df[df.strategy == "greedy"].outcome) <= {"won", "lost", "move limit"}
+    won = df[df.outcome == "won"]
+    deck = won.variant.map({"klondike": 52, "solijoy": 104, "italian": 32})
+    assert (won.on_foundations == deck).all()
+
+
+def test_published_rules_results_and_a_clear_error_for_unknown_names():
+    df = experiments.shipped("published_rules")
+    assert df.groupby("variant")["seed"].nunique().tolist() == [1000, 1000]
+    with pytest.raises(ValueError, match="seed_variants"):
+        experiments.shipped("nope")
+
+
+def test_greedy_rows_are_reproduced_by_a_fresh_run():
+    df = experiments.shipped("seed_variants")
+    stored = df[(df.strategy == "greedy") & (df.seed < 6)].sort_values(["variant", "seed"])
+    fresh = experiments.run(["klondike", "solijoy", "italian"], ["greedy"], 6, workers=1, progress=False)
+    cols = ["variant", "seed", "outcome", "moves", "on_foundations"]
+    assert (fresh.sort_values(["variant", "seed"])[cols].to_numpy() == stored[cols].to_numpy()).all()
