@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves, over_reason, rules)
+                    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, accepted_cards, apply, is_won, legal_moves,
+                    over_reason, rules)
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
 
@@ -109,11 +110,18 @@ class GreedyStrategy:
         ``rank(obs, legal)`` is exactly ``choose(obs, fresh)``.
         """
         look = _Look(obs)
+        rule = self.rule
         scored = []
         for i, m in enumerate(moves):
-            score = self.rule(obs, m, look)[0]
-            if score == UNCOVER[0]:
-                score += obs.hidden[m.source] / 100  # the deepest column first
+            kind = m.kind
+            if kind == DRAW or kind == RECYCLE:
+                score = STOCK[0]
+            elif kind == WASTE_TO_COLUMN:
+                score = WASTE_PLAY[0]
+            else:
+                score = rule(obs, m, look)[0]
+                if score == UNCOVER[0]:
+                    score += obs.hidden[m.source] / 100  # the deepest column first
             if score > SHUFFLE[0] or not self.resign:
                 scored.append((-score, i, m))
         scored.sort()
@@ -149,21 +157,30 @@ class GreedyStrategy:
         return f"GreedyStrategy(resign={self.resign})"
 
 
+_WANTED: dict[tuple, set[int]] = {}  # the cards the foundations take, by foundations
+
+
 class _Look:
     """What greedy works out once per observation: the cards foundations take, and what is on them."""
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
         self.rules = r = rules(obs.variant)
-        wanted = set()
-        empty = False
-        for pile in obs.foundations:
-            if pile:
-                wanted.add(r.next_up[pile[-1]])
-            else:
-                empty = True
-        if empty:
-            wanted.update(c for c in range(64) if r.step[c] == 0)
+        key = (id(r), obs.foundations)
+        wanted = _WANTED.get(key)
+        if wanted is None:
+            wanted = set()
+            empty = False
+            for pile in obs.foundations:
+                if pile:
+                    wanted.add(r.next_up[pile[-1]])
+                else:
+                    empty = True
+            if empty:
+                wanted.update(c for c in range(64) if r.step[c] == 0)
+            if len(_WANTED) > 10_000:
+                _WANTED.clear()
+            _WANTED[key] = wanted
         self.wanted = wanted
         self._counts: dict[int, int] | None = None
 
@@ -250,6 +267,8 @@ def _over(p: Position, moves: list[Move], cache: dict | None = None) -> str | No
             return None  # over_reason would find this progress move at once
     if cache is None:
         return over_reason(p, moves)
+    if not accepted_cards(p, p.variant.waste_to_foundation).isdisjoint(p.stock + p.waste):
+        return None  # a stock card fits somewhere, and drawing brings every stock card up: progress
     key = (p.columns, p.hidden, p.foundations, tuple(sorted(p.stock + p.waste)))
     if key not in cache:
         cache[key] = over_reason(p, moves)
