@@ -111,6 +111,7 @@ class GreedyStrategy:
         """
         look = _Look(obs)
         rule = self.rule
+        columns, hidden = obs.columns, obs.hidden
         scored = []
         for i, m in enumerate(moves):
             kind = m.kind
@@ -118,6 +119,17 @@ class GreedyStrategy:
                 score = STOCK[0]
             elif kind == WASTE_TO_COLUMN:
                 score = WASTE_PLAY[0]
+            elif kind == COLUMN_TO_COLUMN:  # the build rules of ``rule``, inlined for speed
+                col = columns[m.source]
+                if m.count == len(col):
+                    if hidden[m.source]:
+                        score = UNCOVER[0] + hidden[m.source] / 100  # the deepest column first
+                    elif columns[m.target] and look.card_waits_for_empty(m.source):
+                        score = FILL_LATER[0]
+                    else:
+                        score = SHUFFLE[0]
+                else:
+                    score = FREE_FOR_FOUNDATION[0] if col[-m.count - 1] in look.wanted else SHUFFLE[0]
             else:
                 score = rule(obs, m, look)[0]
                 if score == UNCOVER[0]:
@@ -183,6 +195,7 @@ class _Look:
             _WANTED[key] = wanted
         self.wanted = wanted
         self._counts: dict[int, int] | None = None
+        self._waits: bool | None = None
 
     def safe(self, c) -> bool:
         """Every copy of every card that could sit on ``c`` in a column is on a foundation already."""
@@ -197,11 +210,13 @@ class _Look:
         return all(self._counts.get(ch, 0) >= v.decks for ch in self.rules.children[c])
 
     def card_waits_for_empty(self, skip: int) -> bool:
-        """Is a card that may start an empty column waiting: the waste top, or a build on face-down cards?"""
-        ok, obs = self.rules.empty_ok, self.obs
-        if obs.waste and ok[obs.waste[-1]]:
-            return True
-        return any(h and col and ok[col[0]] for j, (col, h) in enumerate(zip(obs.columns, obs.hidden)) if j != skip)
+        """Is a card that may start an empty column waiting: the waste top, or a build on face-down cards
+        (in a column other than ``skip``, which is asked only when it has no face-down card)?"""
+        if self._waits is None:
+            ok, obs = self.rules.empty_ok, self.obs
+            self._waits = bool(obs.waste and ok[obs.waste[-1]]) or any(
+                h and col and ok[col[0]] for col, h in zip(obs.columns, obs.hidden))
+        return self._waits
 
 
 def _moving_card(obs: Observation, m: Move):
