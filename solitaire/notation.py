@@ -65,7 +65,7 @@ def position_to_text(p: Position) -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def _read_pile(text: str, where: str) -> tuple[Pile, int]:
+def read_pile(text: str, where: str) -> tuple[Pile, int]:
     """Cards of one pile and how many at its bottom are face down."""
     cards: list[Card] = []
     hidden = 0
@@ -105,7 +105,7 @@ def position_from_text(text: str) -> Position:
             raise PositionTextError(f"the position has no '{name}:' line ({v.name} has {len(v.columns)} columns "
                                     f"t1-t{len(v.columns)} and {v.foundations} foundations f1-f{v.foundations})")
         number, value = entries[name]
-        return _read_pile(value, f"line {number} ({name})")
+        return read_pile(value, f"line {number} ({name})")
 
     extra = set(entries) - {"variant", "recycles", "stock", "waste"} - {f"f{i}" for i in range(1, v.foundations + 1)} \
         - {f"t{i}" for i in range(1, len(v.columns) + 1)}

@@ -6,8 +6,8 @@ in ``<angle brackets>``, tens as ``T``. Two optional lines, ``Waste:`` (bottom f
 """
 from __future__ import annotations
 
-from .cards import SUIT_LETTERS, Card, InvalidCardError, card, parse_card
-from .notation import PositionTextError, check_position
+from .cards import SUIT_LETTERS, Card, card
+from .notation import PositionTextError, check_position, read_pile
 from .state import Position
 from .variants import STANDARD_RANKS, Variant
 
@@ -17,34 +17,20 @@ def _check_variant(v: Variant) -> None:
         raise ValueError(f"PySolFC Klondike layouts are single-deck A-K deals; {v.name} is not one")
 
 
-def _cards(text: str, where: str) -> tuple[list[Card], int]:
-    cards, hidden = [], 0
-    for token in text.split():
-        down = token.startswith("<") and token.endswith(">")
-        try:
-            cards.append(parse_card(token.strip("<>")))
-        except InvalidCardError as e:
-            raise PositionTextError(f"{where}: {e}") from None
-        if down and hidden < len(cards) - 1:
-            raise PositionTextError(f"{where}: face-down card {token!r} lies on a face-up card")
-        hidden += down
-    return cards, hidden
-
-
 def position_from_pysol(layout: str, variant: Variant) -> Position:
     """Read a PySolFC Klondike board (a ``Talon:`` line, then one line per column)."""
     _check_variant(variant)
     stock: list[Card] = []
     waste: list[Card] = []
     foundations: list[tuple[Card, ...]] = [() for _ in range(variant.foundations)]
-    columns: list[tuple[list[Card], int]] = []
+    columns: list[tuple[tuple[Card, ...], int]] = []
     for number, line in enumerate(layout.strip().splitlines(), 1):
         head, colon, rest = line.partition(":")
         key = head.strip().lower() if colon else ""
         if key == "talon":
-            stock = _cards(rest, f"line {number} (Talon)")[0][::-1]
+            stock = list(read_pile(rest, f"line {number} (Talon)")[0][::-1])
         elif key == "waste":
-            waste = _cards(rest, f"line {number} (Waste)")[0]
+            waste = list(read_pile(rest, f"line {number} (Waste)")[0])
         elif key == "foundations":
             for i, entry in enumerate(rest.split()):
                 suit, _, top = entry.partition("-")
@@ -56,10 +42,10 @@ def position_from_pysol(layout: str, variant: Variant) -> Position:
             raise PositionTextError(f"line {number}: unknown line {head.strip()!r}; expected Talon, Waste, "
                                     "Foundations or a column of cards")
         else:
-            columns.append(_cards(line, f"line {number} (column {len(columns) + 1})"))
+            columns.append(read_pile(line, f"line {number} (column {len(columns) + 1})"))
     if len(columns) != len(variant.columns):
         raise PositionTextError(f"the layout has {len(columns)} columns; {variant.name} has {len(variant.columns)}")
-    p = Position(variant, tuple(stock), tuple(waste), tuple(foundations), tuple(tuple(c) for c, _ in columns),
+    p = Position(variant, tuple(stock), tuple(waste), tuple(foundations), tuple(c for c, _ in columns),
                  tuple(h for _, h in columns))
     check_position(p)
     return p
