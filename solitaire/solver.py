@@ -27,10 +27,11 @@ How the search is made small (every rule below is derived from the variant's dat
   use can follow.
 * **Walled-in cards.** A start position where some card can never leave its column (everything it could go
   on, and some card its foundation needs first, lies under it) is lost at once.
-* Search: a short depth-first probe (most deals fall in a few dozen states), then best-first on "cards not
-  on foundations + 2 x face-down cards + stock size + 4 x the moves so far that neither uncover a card nor
-  play a column card to its foundation", both with a transposition table and a node/time budget.
-  "unwinnable" means a search ran out of states.
+* Search: depth-first (most deals fall in a few dozen states; with two decks or no waste-to-foundation
+  play it gets 85% of the budget, see ``_probe_share``), then best-first on "cards not on foundations +
+  2 x face-down cards + stock size + 4 x the moves so far that neither uncover a card nor play a column card
+  to its foundation", both with a transposition table and a node/time budget. "unwinnable" means a search
+  ran out of states.
 """
 from __future__ import annotations
 
@@ -47,7 +48,17 @@ from .state import Position
 from .variants import Variant
 
 STATUSES = ("won", "unwinnable", "unknown")
-PROBE_NODES = 3000
+PROBE_NODES = 3000  # the depth-first probe explores at least this many states (when the budget allows)
+PROBE_SHARE = 0.85  # with two decks or no waste-to-foundation play, it gets this share of the budget
+
+
+def _probe_share(v: Variant) -> float:
+    """The share of the budget for depth-first search before best-first (measured: benchmarks/bench_solver.py).
+
+    One deck with waste-to-foundation plays (Klondike, draw 1 or 3): best-first finds the hard wins, so the
+    probe is short. Two decks or no waste-to-foundation play (SoliJoy): depth-first does much better.
+    """
+    return PROBE_SHARE if v.decks > 1 or not v.waste_to_foundation else 0.0
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 
 
@@ -877,13 +888,21 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
         if sum(state[1]) != t.variant.deck_size and _Search(t, None, None).stuck(state):
             line = None
         elif sum(state[1]) != t.variant.deck_size:
-            probe = PROBE_NODES if max_nodes is None else min(PROBE_NODES, max_nodes)
-            search = _Search(t, probe, deadline)
+            share = _probe_share(t.variant)
+            probe = max(PROBE_NODES, int(share * max_nodes)) if max_nodes is not None else None
+            probe_deadline = None if max_seconds is None or not share else start + share * max_seconds
+            if probe is None and probe_deadline is None:
+                probe = PROBE_NODES
+            if max_nodes is not None:
+                probe = min(probe, max_nodes)
+            search = _Search(t, probe, probe_deadline if deadline is None else min(probe_deadline or deadline,
+                                                                                    deadline))
             search.seen.add(search.key(state))
             try:
                 line = search.path if search.dfs(state) else None
             except _OutOfBudget:
-                if probe == max_nodes or (deadline is not None and time.perf_counter() >= deadline):
+                if (max_nodes is not None and search.nodes >= max_nodes) or (
+                        deadline is not None and time.perf_counter() >= deadline):
                     raise
                 search = _Search(t, max_nodes, deadline, nodes=search.nodes)
                 line = search.best_first(state)
