@@ -914,16 +914,18 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
         status = "unknown"
     finally:
         sys.setrecursionlimit(limit)
-        if gc_was_on:
-            gc.enable()
     moves: list[Move] = []
-    if status == "won":
-        internal = list(autos)
-        for move, more in line:
-            internal.append(move)
-            internal.extend(more)
-        q = p
-        for j in flips:
-            q = apply(q, Move(FLIP, j))
-        moves = [Move(FLIP, j) for j in flips] + _real_moves(q, internal)
+    try:
+        if status == "won":
+            internal = list(autos)
+            for move, more in line:
+                internal.append(move)
+                internal.extend(more)
+            q = p
+            for j in flips:
+                q = apply(q, Move(FLIP, j))
+            moves = [Move(FLIP, j) for j in flips] + _real_moves(q, internal)
+    finally:
+        if gc_was_on:
+            gc.enable()  # after the replay: the search's objects are freed by then, so no long collection
     return SolveResult(status, moves, nodes, time.perf_counter() - start)
