@@ -370,6 +370,8 @@ def progress_possible(p: Position, limit: int = 200, moves: list[Move] | None = 
             if kind in _ALWAYS_PROGRESS or kind == COLUMN_TO_COLUMN and hidden[m.source] and \
                     m.count == len(p.columns[m.source]) - hidden[m.source]:
                 return True
+    if v.draw == 1 and v.passes is None and not accepted_cards(p, v.waste_to_foundation).isdisjoint(p.stock + p.waste):
+        return True  # a stock or waste card fits somewhere, and drawing brings every one of them up
     key = (id(v), p.columns, p.hidden, p.foundations, tuple(sorted(p.stock + p.waste)),
            None if v.passes is None and v.draw == 1 else (len(p.stock), p.recycles))
     known = _PROGRESS.get(key)

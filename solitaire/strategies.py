@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, accepted_cards, apply, is_won, legal_moves,
+                    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves,
                     over_reason, rules)
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
@@ -267,29 +267,6 @@ def position_key(p: Position) -> tuple:
     return p.stock, p.waste, p.foundations, p.columns, p.hidden
 
 
-_PROGRESS_KINDS = frozenset({FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
-
-
-def _over(p: Position, moves: list[Move], cache: dict | None = None) -> str | None:
-    """``over_reason(p)``, skipping its search when a move in hand already makes progress.
-
-    With ``cache`` (only for draw 1 and unlimited passes, where every stock card can come up whatever the
-    stock's position) the answer is remembered for the same columns, foundations and stock-and-waste cards.
-    """
-    for m in moves:
-        if m.kind in _PROGRESS_KINDS or (m.kind == COLUMN_TO_COLUMN and p.hidden[m.source]
-                                        and m.count == len(p.columns[m.source]) - p.hidden[m.source]):
-            return None  # over_reason would find this progress move at once
-    if cache is None:
-        return over_reason(p, moves)
-    if not accepted_cards(p, p.variant.waste_to_foundation).isdisjoint(p.stock + p.waste):
-        return None  # a stock card fits somewhere, and drawing brings every stock card up: progress
-    key = (p.columns, p.hidden, p.foundations, tuple(sorted(p.stock + p.waste)))
-    if key not in cache:
-        cache[key] = over_reason(p, moves)
-    return cache[key]
-
-
 def fresh_moves(p: Position, seen: set, moves: Sequence[Move] | None = None) -> list[tuple[Move, Position]]:
     """The legal moves of ``p`` whose result is not in ``seen``, each with that result."""
     out = []
@@ -313,7 +290,6 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
     p = deal(v, seed)
     seen = {position_key(p)}
     rank = getattr(s, "rank", None)
-    over_cache = {} if v.draw == 1 and v.passes is None else None
     outcome = "move limit"
     played = 0
     while played < max_moves:
@@ -321,7 +297,7 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
             outcome = "won"
             break
         moves = legal_moves(p)
-        if _over(p, moves, over_cache) is not None:
+        if over_reason(p, moves) is not None:
             outcome = "lost"
             break
         obs = observe(p)
