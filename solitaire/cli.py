@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="solver time limit per deal in seconds (default: 10)")
     ex.add_argument("--max-nodes", type=_whole(1), default=None, metavar="N",
                     help="solver limit on positions searched per deal (default: none)")
+    ex.add_argument("--retry-unknown", nargs="+", type=_seconds, default=[], metavar="T",
+                    help="retry the deals the solver left unknown with these longer time limits, in turn "
+                         "(e.g. --max-seconds 10 --retry-unknown 60)")
     ex.add_argument("--max-moves", type=_whole(1), default=5000, metavar="N",
                     help="move limit per game for random and greedy (default: 5000)")
     ex.add_argument("--workers", type=_whole(1), default=None, metavar="N",
@@ -104,7 +107,8 @@ def _experiment(args: argparse.Namespace) -> int:
     variants = {variant_label(v): v for v in args.variants}
     table = run(variants, args.strategies, range(args.first_seed, args.first_seed + args.deals),
                 max_seconds=args.max_seconds, max_nodes=args.max_nodes, max_moves=args.max_moves,
-                workers=args.workers, results=args.out, progress=not args.no_progress)
+                retry_unknown=args.retry_unknown, workers=args.workers, results=args.out,
+                progress=not args.no_progress)
     if args.table:
         table.to_csv(args.table, index=False)
     s = summary(table)

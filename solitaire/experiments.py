@@ -5,6 +5,7 @@
 (``ProcessPoolExecutor``); any ``concurrent.futures.Executor`` works, for instance a Dask client's
 ``client.get_executor()``. With ``results=`` each finished game is committed to a SQLite file at once,
 so a run that is interrupted (Ctrl-C, a killed kernel, ``kill -9``) resumes where it stopped.
+``retry_unknown=[60]`` gives the solver's undecided deals a second, longer look (a budget ladder).
 
 Ctrl-C: pending games are cancelled, games already finished stay in the results file, and
 ``KeyboardInterrupt`` is raised again (no partial table is returned: rerun with the same ``results=``
@@ -234,38 +235,88 @@ def _table(rows: list[dict]) -> pd.DataFrame:
 
 # --- running -----------------------------------------------------------------------------------
 def run(variants, strategies: str | Iterable[str], deals: int | Iterable[int], *, max_seconds: float = 10.0,
-        max_nodes: int | None = None, max_moves: int = 5000, executor: cf.Executor | None = None,
-        workers: int | None = None, results: str | os.PathLike | None = None, progress: bool = True) -> pd.DataFrame:
+        max_nodes: int | None = None, max_moves: int = 5000, retry_unknown: Iterable[float] = (),
+        executor: cf.Executor | None = None, workers: int | None = None, results: str | os.PathLike | None = None,
+        progress: bool = True) -> pd.DataFrame:
     """Play every deal with every strategy in every variant; one row per game.
 
     variants: registry keys, Variant objects, or a dict ``{label: Variant}``. strategies: "random",
     "greedy", "solver". deals: a number N (seeds 0..N-1) or seeds. max_seconds / max_nodes limit the
-    solver per deal, max_moves the other strategies. executor: any concurrent.futures Executor (default:
-    a process pool of ``workers`` processes, all cores; ``workers=1`` plays in this process).
-    results: a SQLite file that keeps finished games, so a rerun skips them.
+    solver per deal, max_moves the other strategies. retry_unknown: longer time limits (seconds, rising)
+    for a second look at the solver's ``unknown`` deals, in turn; each such deal's row is then the last
+    attempt's (its ``seconds`` and ``nodes`` are that attempt's), and the budget column names the ladder,
+    e.g. ``max_seconds=10,60``. executor: any concurrent.futures Executor (default: a process pool of
+    ``workers`` processes, all cores; ``workers=1`` plays in this process).
+    results: a SQLite file that keeps finished games (every attempt), so a rerun skips them.
     """
     jobs = make_jobs(variants, strategies, deals, max_seconds=max_seconds, max_nodes=max_nodes, max_moves=max_moves)
+    ladder = retry_ladder(max_seconds, max_nodes, retry_unknown)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
     store = ResultsFile(results) if results is not None else None
+    rows: dict[tuple, dict] = {}
     try:
         if store:
             store.check_rules({j.label: j.variant for j in jobs})
-        found = store.done(jobs) if store else {}
-        todo = [j for j in jobs if j.key not in found]
-        rows = dict(found)
-
-        def finished(job: Job, row: dict) -> None:
-            rows[job.key] = row
-            if store:
-                store.add(row, job.variant)
-
-        if todo:
-            _play_all(todo, finished, executor, workers, progress, total=len(jobs), initial=len(found))
+        attempts = {j.key: j for j in jobs}  # each game's latest attempt, by the game's first key
+        for stage, seconds in enumerate(ladder):
+            if stage:
+                attempts = {key: job._replace(max_seconds=seconds) for key, job in attempts.items()
+                            if job.strategy == "solver" and rows[key]["outcome"] == "unknown"}
+                if not attempts:
+                    break
+            _play_stage(list(attempts.items()), rows, store, executor, workers,
+                        progress and f"unknown deals at {seconds:g} s" if stage else progress)
     finally:
         if store:
             store.close()
-    return _table([rows[j.key] for j in jobs])
+    table = [rows[j.key] for j in jobs]
+    if len(ladder) > 1:
+        label = budget_text("solver", ladder[0], None, max_moves) + "".join(f",{s:g}" for s in ladder[1:])
+        table = [row | {"budget": label} if row["strategy"] == "solver" else row for row in table]
+    return _table(table)
+
+
+def retry_ladder(max_seconds: float, max_nodes: int | None, retry_unknown: Iterable[float]) -> list[float]:
+    """The solver's time limits in turn: ``max_seconds``, then each longer retry."""
+    if isinstance(retry_unknown, (int, float)) and not isinstance(retry_unknown, bool):
+        retry_unknown = [retry_unknown]
+    try:
+        if isinstance(retry_unknown, str):
+            raise TypeError
+        retries = [float(s) for s in retry_unknown]
+    except (TypeError, ValueError):
+        raise ValueError(f"retry_unknown must be a list of time limits in seconds, got {retry_unknown!r}") from None
+    ladder = [float(max_seconds), *retries]
+    for shorter, longer in zip(ladder, ladder[1:]):
+        if not (longer > shorter and math.isfinite(longer)):
+            raise ValueError(f"each retry needs a longer time limit than the one before: {longer:g} s after "
+                             f"{shorter:g} s (give rising limits, e.g. --max-seconds 10 --retry-unknown 60)")
+    if retries and max_nodes is not None:
+        raise ValueError("retry_unknown raises the time limit, but max_nodes would stop every retry at the same "
+                         "node count: leave out one of them")
+    return ladder
+
+
+def _play_stage(attempts: list[tuple[tuple, Job]], rows: dict, store: ResultsFile | None, executor, workers,
+                progress: bool | str) -> None:
+    """Play these attempts (skipping any already in the results file); ``rows[game key]`` gets each row."""
+    found = store.done([job for _, job in attempts]) if store else {}
+    todo = []
+    for key, job in attempts:
+        if job.key in found:
+            rows[key] = found[job.key]
+        else:
+            todo.append(job)
+    first_key = {job.key: key for key, job in attempts}
+
+    def finished(job: Job, row: dict) -> None:
+        rows[first_key[job.key]] = row
+        if store:
+            store.add(row, job.variant)
+
+    if todo:
+        _play_all(todo, finished, executor, workers, progress, total=len(attempts), initial=len(found))
 
 
 def play_jobs(jobs: list[Job]) -> list[dict]:
@@ -285,9 +336,10 @@ def batches(todo: list[Job], workers: int, most: int = 8) -> list[list[Job]]:
 def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: int, initial: int) -> None:
     from tqdm.auto import tqdm
 
+    desc = progress if isinstance(progress, str) else "games"
     workers = workers or os.cpu_count() or 1
     if executor is None and workers == 1:
-        with tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress) as bar:
+        with tqdm(total=total, initial=initial, desc=desc, unit="game", disable=not progress) as bar:
             for job in todo:
                 finished(job, play_job(job))
                 bar.update()
@@ -307,7 +359,7 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
 
     try:
         refill()  # before the progress bar starts its thread, so forked workers inherit no threads
-        with tqdm(total=total, initial=initial, desc="games", unit="game", disable=not progress) as bar:
+        with tqdm(total=total, initial=initial, desc=desc, unit="game", disable=not progress) as bar:
             while pending:
                 done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                 for future in done:

@@ -64,6 +64,7 @@ def test_solve_reads_a_position_file(tmp_path):
     (["experiment", "--deals", "-3"], "expected a whole number >= 1, got '-3'"),
     (["experiment", "--deals", "many"], "expected a whole number, got 'many'"),
     (["experiment", "--max-seconds", "0"], "expected a number of seconds > 0, got '0'"),
+    (["experiment", "--max-seconds", "10", "--retry-unknown", "5"], "5 s after 10 s"),
     (["experiment", "--workers", "0"], "expected a whole number >= 1, got '0'"),
     (["experiment", "--variants", "klondike draw=lots"], "draw=lots"),
     (["solve", "--seed", "x"], "expected a whole number, got 'x'"),

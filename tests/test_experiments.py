@@ -135,6 +135,39 @@ def test_results_file_keeps_games_and_a_rerun_only_plays_new_ones(tmp_path):
     assert set(other_budget["budget"]) == {"max_seconds=60 max_nodes=301"} and len(load(path)) == 16
 
 
+def test_retry_unknown_gives_undecided_deals_a_longer_look_and_keeps_every_attempt(tmp_path):
+    path = tmp_path / "results.sqlite"
+    deals = ["italian", "klondike"], ["solver", "greedy"], 6
+    # 1 ms leaves most deals unknown (the solver looks at the clock every 256 positions); 60 s decides them all
+    table = run(*deals, max_seconds=0.001, retry_unknown=[60], results=path, workers=1, progress=False)
+    solver = table[table["strategy"] == "solver"]
+    assert set(solver["budget"]) == {"max_seconds=0.001,60"}
+    assert set(table[table["strategy"] == "greedy"]["budget"]) == {"max_moves=5000"}
+    assert (solver["outcome"] != "unknown").all()
+    attempts = load(path)
+    short = attempts[attempts["budget"] == "max_seconds=0.001"]
+    retried = attempts[attempts["budget"] == "max_seconds=60"]
+    assert len(short) == 12 and 0 < len(retried) == (short["outcome"] == "unknown").sum()
+    # a retried deal's row is its long attempt, the same as a run at 60 s from the start (except seconds)
+    direct = run(*deals, max_seconds=60, workers=1, progress=False)
+    pd.testing.assert_frame_equal(without_seconds(solver.drop(columns="budget")),
+                                  without_seconds(direct[direct["strategy"] == "solver"].drop(columns="budget")))
+    again = run(*deals, max_seconds=0.001, retry_unknown=[60], results=path, workers=2, progress=False)
+    pd.testing.assert_frame_equal(again, table)  # read back, attempts and all: nothing replayed
+    assert len(load(path)) == len(attempts)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(max_seconds=10, retry_unknown=[5]), "a longer time limit than the one before: 5 s after 10 s"),
+    (dict(max_seconds=10, retry_unknown=[60, 30]), "30 s after 60 s"),
+    (dict(max_seconds=10, retry_unknown="60"), "a list of time limits in seconds, got '60'"),
+    (dict(max_seconds=10, max_nodes=100, retry_unknown=[60]), "leave out one of them"),
+])
+def test_retry_unknown_refuses_limits_that_do_not_rise(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        run(["italian"], ["solver"], 1, workers=1, progress=False, **kwargs)
+
+
 def test_one_label_cannot_name_two_rule_sets_in_a_file(tmp_path):
     path = tmp_path / "results.sqlite"
     run({"mine": KLONDIKE}, ["greedy"], 1, results=path, workers=1, **SMALL)
