@@ -32,3 +32,21 @@ def test_greedy_rows_are_reproduced_by_a_fresh_run():
     fresh = experiments.run(["klondike", "solijoy", "italian"], ["greedy"], 6, workers=1, progress=False)
     cols = ["variant", "seed", "outcome", "moves", "on_foundations"]
     assert (fresh.sort_values(["variant", "seed"])[cols].to_numpy() == stored[cols].to_numpy()).all()
+
+
+@pytest.mark.parametrize("name, variants", [("seed_variants", {"klondike": "klondike", "italian": "italian"}),
+                                            ("published_rules", None)])
+def test_solver_rows_are_reproduced_by_the_current_solver(name, variants):
+    """One-deck variants with waste-to-foundation plays search in a fixed order (no time-shared phases),
+    so a decided deal takes the same states again: the shipped rows come from this solver."""
+    from solitaire import deal, solve
+    from solitaire.notation import variant_from_text
+    df = experiments.shipped(name)
+    decided = df[(df.strategy == "solver") & (df.outcome != "unknown") & (df.nodes < 3000)]
+    if variants is not None:
+        decided = decided[decided.variant.isin(variants)]
+    sample = decided.groupby(["variant", "outcome"]).head(2)
+    assert set(sample.outcome) == {"won", "unwinnable"}
+    for row in sample.itertuples():
+        result = solve(deal(variant_from_text(row.variant), row.seed), max_seconds=60)
+        assert (result.status, result.nodes, len(result.moves)) == (row.outcome, row.nodes, row.moves), row
