@@ -199,23 +199,31 @@ class ExpertStrategy:
         s = self.samples
         s.grow(self.n)
         s.solve_all(lambda: self._settled(moves))
+        self._check_leaders(moves)
         if self._close(moves) and len(s.items) < self.max_samples:
             s.grow(self.max_samples)
             s.solve_all(lambda: self._settled(moves))
-        if self._close(moves) and self.check > 1:
-            leaders = sorted(moves, key=lambda m: -s.wins(m))[:self.check]
-            for sample in s.items:
-                if sample.status == WIN:
-                    for m in leaders:
-                        s.check(sample, m)
+            self._check_leaders(moves)
         wins = {m: s.wins(m) for m in moves}
         n = s.solved()
         order = {m: i for i, m in enumerate(GreedyStrategy(resign=False).rank(obs, moves))}
-        best = max(moves, key=lambda m: (wins[m], -order.get(m, len(order))))
+        best = max(moves, key=lambda m: (wins[m], -order.get(m, len(order))))  # ties: greedy's preferences
         if wins[best] == 0:
             ranked = self.greedy.rank(obs, moves)
             return Decision(ranked[0] if ranked else None, "greedy", wins, n)
         return Decision(best, "sampled", wins, n)
+
+    def _check_leaders(self, moves: list[Move]) -> None:
+        """Try the ``check`` moves with the most wins in every won sample whose solution starts otherwise.
+        Nothing to do when the leader wins every won sample: no move can win more."""
+        s = self.samples
+        won = [x for x in s.items if x.status == WIN]
+        leaders = sorted(moves, key=lambda m: -s.wins(m))[:self.check]
+        if self.check < 2 or not won or s.wins(leaders[0]) == len(won):
+            return
+        for sample in won:
+            for m in leaders:
+                s.check(sample, m)
 
     def _lead(self, moves: list[Move]) -> int:
         counts = sorted((self.samples.wins(m) for m in moves), reverse=True) + [0]
