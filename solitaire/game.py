@@ -110,6 +110,11 @@ class Game:
         """What the player may see (no face-down cards)."""
         return observe(self.position)
 
+    def win_chance(self, samples: int = 20, seed: int = 0):
+        """The chance to win from here for a player who saw only what this game showed (solitaire.expert)."""
+        from .expert import win_chance
+        return win_chance(self, samples=samples, seed=seed)
+
     def copy(self) -> Game:
         g = Game.from_position(self.start)
         g.seed, g._played, g._undone, g.position = self.seed, list(self._played), list(self._undone), self.position

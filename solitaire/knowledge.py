@@ -158,44 +158,29 @@ def sample_layout(k: Knowledge, rng: random.Random) -> Position:
 def count_layouts(k: Knowledge) -> int:
     """How many different layouts are consistent with the knowledge (identical twin cards counted once).
 
+    Each card kind c (m copies unseen, at least ``must`` of them known to be in the stock) sends x copies to
+    the S open stock slots and m - x face down; a choice of the x's gives S! / prod x! * H! / prod (m - x)!
+    layouts. The sum over the choices is S! H! / prod m! times the coefficient of t^S in
+    prod over kinds of sum_x C(m, x) t^x (x from ``must`` to m), computed as a polynomial product.
+
     >>> from solitaire import Game
-    >>> count_layouts(Memory().update(Game("italian", seed=0).observation())) > 10**9
+    >>> count_layouts(Memory().update(Game("klondike", seed=0).observation())) == math.factorial(45)
     True
     """
     open_slots = k.stock.count(None)
+    face_down = len(k.unseen) - open_slots
+    if face_down < 0:
+        return 0
     must = Counter(k.in_stock)
-    free = Counter(k.unseen) - must
-    n_free = sum(free.values())
-    stock_free = open_slots - sum(must.values())
-    # choose which free cards join the known stock cards (as a multiset), then order stock and face-down cards
-    total = 0
-    for chosen in _sub_multisets(sorted(free.items()), stock_free):
-        in_stock = must + chosen
-        down = free - chosen
-        total += _arrangements(in_stock) * _arrangements(down)
-    return total if n_free >= stock_free >= 0 else 0
-
-
-def _arrangements(cards: Counter) -> int:
-    n = math.factorial(sum(cards.values()))
-    for m in cards.values():
-        n //= math.factorial(m)
-    return n
-
-
-def _sub_multisets(items: list[tuple[Card, int]], size: int):
-    """Every sub-multiset of ``items`` ((card, copies) pairs) with ``size`` cards, as a Counter."""
-    if size == 0:
-        yield Counter()
-        return
-    if not items or size > sum(n for _, n in items):
-        return
-    (card, copies), rest = items[0], items[1:]
-    for take in range(min(copies, size), -1, -1):
-        for sub in _sub_multisets(rest, size - take):
-            if take:
-                sub[card] += take
-            yield sub
+    poly = [1]  # poly[x]: weighted ways for x cards in the stock so far
+    denominator = 1
+    for card, m in sorted(Counter(k.unseen).items()):
+        term = [math.comb(m, x) if x >= must[card] else 0 for x in range(m + 1)]
+        poly = [sum(poly[i] * term[x - i] for i in range(len(poly)) if 0 <= x - i < len(term))
+                for x in range(len(poly) + m)]
+        denominator *= math.factorial(m)
+    ways = poly[open_slots] if open_slots < len(poly) else 0
+    return math.factorial(open_slots) * math.factorial(face_down) * ways // denominator
 
 
 def repair(q: Position, k: Knowledge) -> tuple[Position, bool] | None:
