@@ -221,3 +221,57 @@ def test_talon_reach_covers_draw_three_and_limited_passes():
     assert set(first) == {3}
     first, ops = talon_reach(4, 2, 0, 1, 2)  # a second pass brings the first cards back
     assert set(first) == {0, 1, 2, 3} and ops[0] == ["draw", "draw", "recycle", "draw"]
+
+
+# --- against an exhaustive search over the real rules ------------------------------------------------------
+def exhaustive(p, limit: int):
+    """"won"/"unwinnable" by trying every legal move of the rules core (no pruning), None past ``limit``."""
+    from solitaire.moves import apply, legal_moves
+    seen, todo = {p}, [p]
+    while todo:
+        q = todo.pop()
+        if is_won(q):
+            return "won"
+        for m in legal_moves(q):
+            r = apply(q, m)
+            if r not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(r)
+                todo.append(r)
+    return "unwinnable"
+
+
+def wandered(variant, seed: int, moves: int):
+    """The position after ``moves`` random legal moves from deal ``seed`` (seeded, so always the same)."""
+    import random
+
+    from solitaire import deal
+    from solitaire.moves import apply, legal_moves
+    rng = random.Random(seed)
+    p = deal(variant, seed)
+    for _ in range(moves):
+        choices = legal_moves(p)
+        if not choices:
+            break
+        p = apply(p, rng.choice(choices))
+    return p
+
+
+def italian_cases(variant, seeds, moves: int, limit: int = 20_000):
+    """(exhaustive answer, solver answer) for the positions where the exhaustive search ends."""
+    cases = []
+    for seed in seeds:
+        p = wandered(variant, seed, moves)
+        truth = exhaustive(p, limit)
+        if truth is not None:
+            cases.append((truth, solve(p, max_seconds=None, max_nodes=200_000).status))
+    return cases
+
+
+def test_the_solver_agrees_with_an_exhaustive_search_on_small_positions():
+    """Every pruning rule keeps a win if there is one, and never invents one: on Italian positions small
+    enough to search without any pruning, the answers are the same."""
+    cases = italian_cases(ITALIAN, range(40), 60)
+    assert {truth for truth, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == found for truth, found in cases), cases
