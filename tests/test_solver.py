@@ -275,3 +275,26 @@ def test_the_solver_agrees_with_an_exhaustive_search_on_small_positions():
     cases = italian_cases(ITALIAN, range(40), 60)
     assert {truth for truth, _ in cases} == {"won", "unwinnable"}
     assert all(truth == found for truth, found in cases), cases
+
+
+STRICT_ITALIAN = replace(ITALIAN, name="Italian, draw only when stuck", draw_only_when_stuck=True)
+
+
+def test_the_strict_draw_rule_is_honoured():
+    """With draw_only_when_stuck the solver draws only where the rules allow it (the replay checks every
+    draw with the rules core), and the rule can turn a win into a loss: deal 6 needs a draw while a card
+    could still be played."""
+    for seed in range(6):
+        game = Game(STRICT_ITALIAN, seed)
+        r = solve(game, max_seconds=30)
+        assert r.status != "unknown"
+        if r.status == "won":
+            assert replays_to_a_win(game, r)
+    assert solve(Game(ITALIAN, 6), max_seconds=30).status == "won"
+    assert solve(Game(STRICT_ITALIAN, 6), max_seconds=30).status == "unwinnable"
+
+
+def test_the_solver_agrees_with_an_exhaustive_search_under_the_strict_draw_rule():
+    cases = italian_cases(STRICT_ITALIAN, range(30), 60)
+    assert {truth for truth, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == found for truth, found in cases), cases

@@ -2,6 +2,8 @@
 whether a preparing move is worth trying (see ``generation``)."""
 from __future__ import annotations
 
+from .columns import REVEAL
+
 UP, BELOW, TALON, EMPTY = 1, 2, 4, 8  # a need's flags: z up / the card under z down / any stock play / empty
 NO_CARDS: dict = {}
 
@@ -39,7 +41,7 @@ class Node:
         if not talon:
             self.stock_cards, self.stock_fill = NO_CARDS, 0
         elif self.tables.strict_draw:
-            playable = None if self.has_move_besides_drawing() else self.playable_from_waste
+            playable = None if self.has_progress_move() else self.playable_from_waste
             self.stock_cards, self.stock_fill = gen.stock.reachable(talon, state[3], state[4], playable)
         else:
             self.stock_cards, self.stock_fill = gen.stock.reachable(talon, state[3], state[4])
@@ -167,22 +169,18 @@ class Node:
         return bool(self.targets.get(c)) or bool(self.empties and self.tables.empty_ok[c]) or (
             self.tables.variant.waste_to_foundation and c in self.wanted)
 
-    def has_move_besides_drawing(self) -> bool:
-        """Is any move other than a draw or recycle legal (as ``moves.legal_moves`` lists them)?"""
+    def has_progress_move(self) -> bool:
+        """Is a move that makes progress legal (``moves.makes_progress``: a card up, a waste card played, a
+        face-down card uncovered)? With the strict draw rule, drawing and recycling are legal only if not."""
         t, targets, empties = self.tables, self.targets, self.empties
         for s, info in enumerate(self.infos):
             if info is None:
                 continue
             if info.top in self.wanted:
                 return True
-            for b in info.movable:
-                if any(d != s for d in targets.get(b, ())) or (empties and t.empty_ok[b]):
+            for build in info.builds:
+                if build.kind == REVEAL and (any(d != s for d in targets.get(build.bottom, ()))
+                                             or (empties and t.empty_ok[build.bottom])):
                     return True
         talon, in_waste = self.state[2], self.state[3]
-        if in_waste and self.playable_from_waste(talon[in_waste - 1]):
-            return True
-        if self.gen.back:
-            for c in self.gen.codec.tops(self.heights):
-                if targets.get(c) or (empties and t.empty_ok[c]):
-                    return True
-        return False
+        return bool(in_waste) and self.playable_from_waste(talon[in_waste - 1])

@@ -35,9 +35,10 @@ class SolverOptions:
     def for_variant(self, variant: Variant) -> SolverOptions:
         """The options that are sound for this variant.
 
-        With ``draw_only_when_stuck`` (a draw or recycle is legal only when no other move is), playing a card
-        up early or putting a preparing move off can make a later draw illegal, so the proofs of safe
-        foundation moves and of preparing moves do not hold: those ideas are turned off.
+        With ``draw_only_when_stuck`` (a draw or recycle is legal only when no move that makes progress is),
+        playing a card up early uncovers the card below it, and putting a preparing move off leaves other cards
+        where they were: either can create a progress move that makes a later draw illegal, so the proofs of
+        safe foundation moves and of preparing moves do not hold, and those ideas are turned off.
         """
         if draw_only_when_stuck(variant):
             return replace(self, safe_foundation_moves=False, skip_useless_preparations=False,
@@ -46,5 +47,5 @@ class SolverOptions:
 
 
 def draw_only_when_stuck(variant: Variant) -> bool:
-    """Does the variant allow a draw or recycle only when no other move is possible?"""
-    return bool(getattr(variant, "draw_only_when_stuck", False))
+    """Does the variant allow a draw or recycle only when no move that makes progress is legal?"""
+    return bool(variant.draw_only_when_stuck)

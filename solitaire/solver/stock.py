@@ -6,8 +6,8 @@ the waste, so any line of play can be cut into "draw/recycle some times, then pl
 move, straight from the talon card to its target, and the replay expands it into the real draws and
 recycles (``talon_reach`` gives both the reachable cards and the operations). This holds for any number of
 decks and any rank order; with limited passes the recycles used are part of the state, and with the strict
-draw rule (draw only when stuck) a draw is taken only from a position where no other move exists, which
-``StockView.reachable`` checks at each draw.
+draw rule (draw only when no move that makes progress is legal) a draw is taken only from such a position,
+which ``StockView.reachable`` checks at each draw.
 """
 from __future__ import annotations
 
@@ -61,9 +61,10 @@ class StockView:
         """(``{card: talon indices}`` of the talon cards that can be brought to the waste top, how many of them
         could start an empty column).
 
-        With the strict draw rule, ``playable`` is None when the position has a move other than drawing (then
-        only the waste top is reachable), else a test "could this card be played from the waste top?": the
-        draws go on until the first such card, which is then the only one reachable.
+        With the strict draw rule, ``playable`` is None when the position has a move that makes progress (then
+        no draw is legal and only the waste top is reachable), else a test "could this card be played from the
+        waste top?": the draws go on until the first such card, which is then the only one reachable (the
+        columns do not change while drawing, so nothing else becomes playable).
         """
         t = self.tables
         if t.strict_draw:
@@ -82,7 +83,7 @@ class StockView:
         return found
 
     def _strict(self, talon: bytes, in_waste: int, recycles: int, playable):
-        if playable is None:  # another move exists: no draw is allowed, only the waste top plays
+        if playable is None:  # a move that makes progress exists: no draw is allowed
             return self._by_card(talon, [in_waste - 1] if in_waste else [])
         order = talon_reach(len(talon), in_waste, recycles, self.draw, self.passes)[0]
         for i in order:
