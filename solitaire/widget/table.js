@@ -122,6 +122,7 @@ class TableView {
   build() {
     const r = this.root;
     r.classList.add("sol-root");
+    r.setAttribute("data-lm-suppress-shortcuts", "true"); // JupyterLab's command-mode keys (A, D D, Enter ...) stay out
     this.header = el("div", "sol-header");
     this.title = el("span", "sol-title");
     this.variantSelect = el("select", "sol-variant", { "aria-label": "variant" });
@@ -185,6 +186,7 @@ class TableView {
     });
     this.variantSelect.addEventListener("change", () => this.newGame());
     this.seedInput.addEventListener("change", () => this.newGame());
+    this.seedInput.addEventListener("keydown", (e) => { if (e.key === "Enter") this.seedInput.blur(); });
     this.themeSelect.addEventListener("change", () => { this.model.set("theme", this.themeSelect.value); this.model.save_changes(); });
     this.fourColour.addEventListener("change", () => { this.model.set("four_colour", this.fourColour.checked); this.model.save_changes(); });
     this.felt.addEventListener("pointerdown", (e) => this.pointerDown(e));

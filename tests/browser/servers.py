@@ -88,6 +88,7 @@ def jupyter_lab(root: Path) -> Iterator[tuple[str, str]]:
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}')
     command = [sys.executable, "-m", "jupyter", "lab", f"--port={port}", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               "--allow-root", "--ServerApp.open_browser=False",
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
                f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={root / '.lab-workspaces'}"]
     with _serve(command, root, "JupyterLab", port):
