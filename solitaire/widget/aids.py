@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..game import Game
-from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move, rules
+from ..endgame import safe_foundation_moves
+from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
 from .play import as_move, guarded
 
 AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
@@ -257,23 +258,12 @@ def _safe_moves(game: Game) -> Iterator[Move]:
 def safe_foundation_move(game: Game) -> Move | None:
     """A foundation move that cannot spoil the game, or None.
 
-    A card is safe to send up when no card still in play could ever be built on it in a column, or when every
-    card is face up and the stock and waste are empty (then the foundations simply collect the columns).
+    A card is safe to send up when no card still in play could ever be built on it in a column (the core's
+    ``endgame.safe_foundation_moves``), or when every card is face up and the stock and waste are empty (then
+    the foundations simply collect the columns).
     """
-    p = game.position
-    r = rules(p.variant)
-    on_foundations: dict[int, int] = {}
-    for pile in p.foundations:
-        for c in pile:
-            on_foundations[c] = on_foundations.get(c, 0) + 1
-    open_table = not p.stock and not p.waste and not any(p.hidden)
-    for m in game.legal_moves():
-        if m.kind == COLUMN_TO_FOUNDATION:
-            card = p.columns[m.source][-1]
-        elif m.kind == WASTE_TO_FOUNDATION:
-            card = p.waste[-1]
-        else:
-            continue
-        if open_table or all(on_foundations.get(child, 0) == p.variant.decks for child in r.children[card]):
-            return m
-    return None
+    p, moves = game.position, game.legal_moves()
+    if not p.stock and not p.waste and not any(p.hidden):
+        return next((m for m in moves if m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION)), None)
+    safe = safe_foundation_moves(p, moves)
+    return safe[0] if safe else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..endgame import WON
 from ..moves import RECYCLE, Move
 from ..render import Highlight, highlights
 from ..variants import VARIANTS
@@ -51,7 +52,7 @@ def table_state(table: Any) -> dict[str, Any]:
         "marks": {name: [m.cards, m.role] for name, m in marks(p, table.marked, table.selection).items()},
         "message": table.message,
         "kind": table.message_kind,
-        "over": None if reason is None else "won" if reason == "won" else "lost",
+        "over": None if reason is None else "won" if reason == WON else "lost",
         "banner": banner(g, reason, len(moves)),
         "moves": {"total": len(moves), "first": max(len(moves) - MOVE_LIST, 0) + 1,
                   "last": [str(m) for m in moves[-MOVE_LIST:]]},
@@ -68,7 +69,7 @@ def table_state(table: Any) -> dict[str, Any]:
 def banner(game: Any, reason: str | None, moves: int) -> str:
     if reason is None:
         return ""
-    if reason == "won":
+    if reason == WON:
         return f"You won! All {game.variant.deck_size} cards are on the foundations in {moves} moves."
     return ("No more moves: nothing but drawing is left and a whole pass through the stock would not help. "
             "Undo to try another line, or deal again.")
