@@ -96,13 +96,10 @@ def test_play_klondike_in_voila(tmp_path, browser, shots):
 
 # --- JupyterLab: lesson 04, Run All, then play -------------------------------------------------------
 def lab_root(tmp_path: Path) -> Path:
-    """A folder with a copy of lesson 04 (the repository is not touched) and Lab settings for a quiet test."""
+    """A folder with a copy of lesson 04, so the repository is not touched."""
     root = tmp_path / "lab"
     root.mkdir()
     shutil.copy(LESSON, root / LESSON.name)
-    tracker = root / ".lab-settings" / "@jupyterlab" / "notebook-extension"
-    tracker.mkdir(parents=True)
-    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')  # every cell in the page
     return root
 
 

@@ -104,7 +104,7 @@ class AidsMixin:
 
     def _report_auto(self, played: list[str], what: str) -> None:
         if played:
-            shown = " ".join(played[-12:]) + (" ..." if len(played) > 12 else "")
+            shown = ("... " if len(played) > 12 else "") + " ".join(played[-12:])
             self._say(f"Auto-finish played {len(played)} move(s) ({what}): {shown}.", "ok")
         else:
             self._say(f"Auto-finish found no safe foundation move now ({what}).", "info")

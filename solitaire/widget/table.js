@@ -128,7 +128,7 @@ class TableView {
     this.variantSelect = el("select", "sol-variant", { "aria-label": "variant" });
     this.seedInput = el("input", "sol-seed", { type: "number", "aria-label": "seed", min: "0", step: "1" });
     this.header.append(this.title, this.labelled("Variant", this.variantSelect), this.labelled("Seed", this.seedInput),
-      this.button("New deal", "new_deal", "deal the next seed"), this.button("Restart", "restart", "take every move back"));
+      this.button("New deal", "new_deal", "deal the next seed"));
     this.felt = el("div", "sol-felt", { role: "application", "aria-label": "card table; Tab moves between piles, arrows move too, Enter picks up and puts down, D draws, U undoes, H hints, F sends to a foundation" });
     this.topRow = el("div", "sol-row sol-top");
     this.columnsRow = el("div", "sol-row sol-columns");
@@ -136,6 +136,7 @@ class TableView {
     this.actions = el("div", "sol-actions");
     this.actions.append(this.button("Undo", "undo", "take back the last move (U)"),
       this.button("Redo", "redo", "play again the move taken back (R)"),
+      this.button("Restart", "restart", "take every move back (Redo plays them again)"),
       this.button("To foundation", "to_foundation", "send the selected card to its foundation (F)"),
       this.button("Hint", "hint", "suggest a move (H)"),
       this.button("Auto-finish", "auto_finish", "play the solver's winning line, or safe foundation moves, one by one (A)"),
@@ -363,6 +364,7 @@ class TableView {
     this.moveList.start = moves.first;
     this.moveList.replaceChildren(...moves.last.map((m) => el("li", "", { text: m })));
     this.moveList.scrollTop = this.moveList.scrollHeight;
+    requestAnimationFrame(() => { this.moveList.scrollTop = this.moveList.scrollHeight; }); // once it is on the page
   }
 
   drawReplay(replay) {

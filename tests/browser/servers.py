@@ -87,6 +87,10 @@ def jupyter_lab(root: Path) -> Iterator[tuple[str, str]]:
     # no news or update pop-ups over the notebook
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}')
+    (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True, exist_ok=True)
+    # every cell stays in the page (no virtual scrolling), so a test can find every output
+    (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        '{"windowingMode": "none"}')
     command = [sys.executable, "-m", "jupyter", "lab", f"--port={port}", "--no-browser", "--ServerApp.ip=127.0.0.1",
                "--allow-root", "--ServerApp.open_browser=False",
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
