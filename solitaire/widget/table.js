@@ -116,6 +116,7 @@ class TableView {
   }
 
   send(message) {
+    this.sentAt = performance.now();
     this.model.send(message);
   }
 
@@ -205,6 +206,7 @@ class TableView {
 
   // --- drawing -------------------------------------------------------------------------------
   update(state) {
+    const start = performance.now();
     const before = this.positions();
     this.state = state;
     this.applyOptions();
@@ -213,6 +215,8 @@ class TableView {
     this.drawPanels(state);
     this.animate(before);
     this.root.dataset.seq = String(state.seq);
+    this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
+    if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
     if (state.auto) {
       clearTimeout(this.autoTimer);
       this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
