@@ -147,6 +147,10 @@ def play_klondike(page, table, shots) -> None:
     table.scroll_into_view_if_needed()
     moves, status = table.locator(".sol-moves-title"), table.locator(".sol-status")
     expect()(moves).to_have_text("Moves: 0")
+    # screen readers and the keyboard: one tab stop per pile (no card is one), every pile says what it holds
+    assert table.locator(".sol-felt [tabindex='0']").count() == 13 and table.locator(".sol-card[tabindex]").count() == 0
+    expect()(table.locator(".sol-t5")).to_have_attribute("aria-label", "column 5: king of hearts, 4 face-down cards")
+    expect()(table.locator(".sol-status")).to_have_attribute("aria-live", "polite")
     page.screenshot(path=str(shots / "lab_01_deal.png"))
 
     drag(page, table.locator(".sol-t1 .sol-face").last, table.locator(".sol-t7 .sol-face").last)  # 7♦ onto 8♠
@@ -172,6 +176,9 @@ def play_klondike(page, table, shots) -> None:
     expect()(moves).to_have_text("Moves: 4", timeout=10_000)
     assert faces(table.locator(".sol-t1")) == ["K♥", "Q♣"]
     expect()(table.locator(".sol-t1")).to_be_focused()
+    expect()(table.locator(".sol-t1")).to_have_attribute("aria-label", "column 1: queen of clubs on king of hearts")
+    ring = table.locator(".sol-t1").evaluate("e => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
+    assert ring == ["solid", "3px"], ring  # a visible focus ring
     page.screenshot(path=str(shots / "lab_03_keyboard_move.png"))
     page.keyboard.press("u")  # U undoes, from the keyboard too
     expect()(moves).to_have_text("Moves: 3", timeout=10_000)
