@@ -55,6 +55,12 @@ def drag(page, source, target) -> None:
     page.mouse.up()
 
 
+def shot(page, path: Path) -> None:
+    """A screenshot once the short move animations (160 ms) are over."""
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+
+
 def faces(pile) -> list[str]:
     """The face-up cards drawn in a pile, bottom first."""
     return [c.get_attribute("data-card") for c in pile.locator(".sol-face").all()]
@@ -151,7 +157,7 @@ def play_klondike(page, table, shots) -> None:
     assert table.locator(".sol-felt [tabindex='0']").count() == 13 and table.locator(".sol-card[tabindex]").count() == 0
     expect()(table.locator(".sol-t5")).to_have_attribute("aria-label", "column 5: king of hearts, 4 face-down cards")
     expect()(table.locator(".sol-status")).to_have_attribute("aria-live", "polite")
-    page.screenshot(path=str(shots / "lab_01_deal.png"))
+    shot(page, shots / "lab_01_deal.png")
 
     drag(page, table.locator(".sol-t1 .sol-face").last, table.locator(".sol-t7 .sol-face").last)  # 7♦ onto 8♠
     expect()(moves).to_have_text("Moves: 1", timeout=10_000)
@@ -164,7 +170,7 @@ def play_klondike(page, table, shots) -> None:
     expect()(moves).to_have_text("Moves: 3", timeout=10_000)
     expect()(table.locator(".sol-waste .sol-card")).to_have_count(0)  # the emptied waste draws no card ...
     expect()(table.locator(".sol-waste .sol-slot")).to_have_count(1)  # ... only its empty place
-    page.screenshot(path=str(shots / "lab_02_empty_waste.png"))
+    shot(page, shots / "lab_02_empty_waste.png")
 
     # keyboard only: on t5, Up picks K♥ Q♣ (two cards), Enter picks up, four times Left to t1, Enter drops
     table.locator(".sol-t5").focus()
@@ -179,7 +185,7 @@ def play_klondike(page, table, shots) -> None:
     expect()(table.locator(".sol-t1")).to_have_attribute("aria-label", "column 1: queen of clubs on king of hearts")
     ring = table.locator(".sol-t1").evaluate("e => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
     assert ring == ["solid", "3px"], ring  # a visible focus ring
-    page.screenshot(path=str(shots / "lab_03_keyboard_move.png"))
+    shot(page, shots / "lab_03_keyboard_move.png")
     page.keyboard.press("u")  # U undoes, from the keyboard too
     expect()(moves).to_have_text("Moves: 3", timeout=10_000)
     table.locator(".sol-undo").click()  # the Undo button
@@ -196,7 +202,7 @@ def play_klondike(page, table, shots) -> None:
     assert faces(table.locator(".sol-f1")) == ["A♦"]
     expect()(table.locator(".sol-t1 .sol-card")).to_have_count(0)  # t1 held only the Ace: now its empty place
     expect()(table.locator(".sol-t1 .sol-slot")).to_have_count(1)
-    page.screenshot(path=str(shots / "lab_04_double_click.png"))
+    shot(page, shots / "lab_04_double_click.png")
 
 
 def auto_finish_the_challenge(page, table, shots) -> None:
@@ -220,4 +226,4 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     assert len(seen) >= 3, f"Auto-finish should be seen move by move, saw only {seen}"
     expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
     assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
-    page.screenshot(path=str(shots / "lab_05_auto_finished.png"))
+    shot(page, shots / "lab_05_auto_finished.png")

@@ -707,3 +707,16 @@ def test_the_real_win_chance_in_words():
     w.win_chance()
     assert w.message.startswith("Win chance from here: ") and "100%" in w.message, w.message
     assert w.game.moves == []
+
+
+def test_saved_lesson_04_shows_a_picture_of_every_table():
+    """Where no kernel runs (GitHub, nbviewer: nbconvert's HTML), each table of lesson 04 is an SVG picture."""
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    nb = nbformat.read(Path(__file__).parents[1] / "notebooks" / "04_play.ipynb", as_version=4)
+    tables = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(tables) == 5 and all("image/svg+xml" in o["data"] for o in tables)
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
+    pictures = body.count('data-mime-type="image/svg+xml"')
+    assert pictures >= len(tables) + 1  # the tables and the PySolFC deal's picture

@@ -235,8 +235,9 @@ class Felt {
       seen.set(key, now);
       const old = before.get(key);
       if (!old || (Math.abs(old.left - now.left) < 1 && Math.abs(old.top - now.top) < 1)) continue;
+      card.style.zIndex = "20"; // a moving card passes over the piles it crosses
       card.animate([{ transform: `translate(${old.left - now.left}px, ${old.top - now.top}px)` }, { transform: "none" }],
-        { duration: 160, easing: "ease-out" });
+        { duration: 160, easing: "ease-out" }).onfinish = () => { card.style.zIndex = ""; };
     }
   }
 }
