@@ -55,6 +55,12 @@ def drag(page, source, target) -> None:
     page.mouse.up()
 
 
+def shot(page, path: Path) -> None:
+    """A screenshot once the short move animations (160 ms) are over."""
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+
+
 def faces(pile) -> list[str]:
     """The face-up cards drawn in a pile, bottom first."""
     return [c.get_attribute("data-card") for c in pile.locator(".sol-face").all()]
@@ -147,7 +153,11 @@ def play_klondike(page, table, shots) -> None:
     table.scroll_into_view_if_needed()
     moves, status = table.locator(".sol-moves-title"), table.locator(".sol-status")
     expect()(moves).to_have_text("Moves: 0")
-    page.screenshot(path=str(shots / "lab_01_deal.png"))
+    # screen readers and the keyboard: one tab stop per pile (no card is one), every pile says what it holds
+    assert table.locator(".sol-felt [tabindex='0']").count() == 13 and table.locator(".sol-card[tabindex]").count() == 0
+    expect()(table.locator(".sol-t5")).to_have_attribute("aria-label", "column 5: king of hearts, 4 face-down cards")
+    expect()(table.locator(".sol-status")).to_have_attribute("aria-live", "polite")
+    shot(page, shots / "lab_01_deal.png")
 
     drag(page, table.locator(".sol-t1 .sol-face").last, table.locator(".sol-t7 .sol-face").last)  # 7♦ onto 8♠
     expect()(moves).to_have_text("Moves: 1", timeout=10_000)
@@ -160,7 +170,7 @@ def play_klondike(page, table, shots) -> None:
     expect()(moves).to_have_text("Moves: 3", timeout=10_000)
     expect()(table.locator(".sol-waste .sol-card")).to_have_count(0)  # the emptied waste draws no card ...
     expect()(table.locator(".sol-waste .sol-slot")).to_have_count(1)  # ... only its empty place
-    page.screenshot(path=str(shots / "lab_02_empty_waste.png"))
+    shot(page, shots / "lab_02_empty_waste.png")
 
     # keyboard only: on t5, Up picks K♥ Q♣ (two cards), Enter picks up, four times Left to t1, Enter drops
     table.locator(".sol-t5").focus()
@@ -172,7 +182,10 @@ def play_klondike(page, table, shots) -> None:
     expect()(moves).to_have_text("Moves: 4", timeout=10_000)
     assert faces(table.locator(".sol-t1")) == ["K♥", "Q♣"]
     expect()(table.locator(".sol-t1")).to_be_focused()
-    page.screenshot(path=str(shots / "lab_03_keyboard_move.png"))
+    expect()(table.locator(".sol-t1")).to_have_attribute("aria-label", "column 1: queen of clubs on king of hearts")
+    ring = table.locator(".sol-t1").evaluate("e => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
+    assert ring == ["solid", "3px"], ring  # a visible focus ring
+    shot(page, shots / "lab_03_keyboard_move.png")
     page.keyboard.press("u")  # U undoes, from the keyboard too
     expect()(moves).to_have_text("Moves: 3", timeout=10_000)
     table.locator(".sol-undo").click()  # the Undo button
@@ -189,7 +202,7 @@ def play_klondike(page, table, shots) -> None:
     assert faces(table.locator(".sol-f1")) == ["A♦"]
     expect()(table.locator(".sol-t1 .sol-card")).to_have_count(0)  # t1 held only the Ace: now its empty place
     expect()(table.locator(".sol-t1 .sol-slot")).to_have_count(1)
-    page.screenshot(path=str(shots / "lab_04_double_click.png"))
+    shot(page, shots / "lab_04_double_click.png")
 
 
 def auto_finish_the_challenge(page, table, shots) -> None:
@@ -204,6 +217,13 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     expect()(banner).to_be_hidden()
     table.locator(".sol-auto-finish").click()
     expect()(table.locator(".sol-auto-finish")).to_have_text("Stop", timeout=10_000)
+    table.locator(".sol-auto-finish").click()  # Stop: the moves played so far stay, the rest wait
+    expect()(table.locator(".sol-status")).to_contain_text("Auto-finish stopped after", timeout=10_000)
+    expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
+    stopped = moves.text_content()
+    page.wait_for_timeout(600)
+    assert moves.text_content() == stopped and not banner.is_visible()
+    table.locator(".sol-auto-finish").click()
     seen = set()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not banner.is_visible():
@@ -213,4 +233,4 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     assert len(seen) >= 3, f"Auto-finish should be seen move by move, saw only {seen}"
     expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
     assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
-    page.screenshot(path=str(shots / "lab_05_auto_finished.png"))
+    shot(page, shots / "lab_05_auto_finished.png")

@@ -188,20 +188,21 @@ class AidsMixin:
 
 
 def win_chance_words(result: Any) -> str:
-    """A win-chance result in words: a fraction, or an object with an estimate and maybe an interval.
+    """A win-chance result in words: a fraction, an object that words itself, or one with an estimate.
 
     >>> win_chance_words(0.25)
     'Win chance from here: about 25%.'
     >>> from types import SimpleNamespace as NS
-    >>> win_chance_words(NS(estimate=0.4, low=0.2, high=0.6, samples=20))
+    >>> win_chance_words(NS(share=0.4, interval=(0.2, 0.6), samples=20))
     'Win chance from here: about 40% (likely between 20% and 60%), from 20 samples.'
     """
     if isinstance(result, (int, float)) and not isinstance(result, bool):
         return f"Win chance from here: about {result:.0%}."
-    value = next((getattr(result, k) for k in ("estimate", "chance", "p", "rate", "mean") if hasattr(result, k)),
-                 None)
-    if not isinstance(value, (int, float)):
+    if type(result).__str__ is not object.__str__:  # the result says itself in words
         return f"Win chance from here: {result}."
+    value = next((getattr(result, k) for k in ("share", "estimate", "chance", "p") if hasattr(result, k)), None)
+    if not isinstance(value, (int, float)):
+        return f"Win chance from here: {result!r}."
     low, high = getattr(result, "low", None), getattr(result, "high", None)
     interval = getattr(result, "interval", None)
     if (low is None or high is None) and isinstance(interval, tuple) and len(interval) == 2:

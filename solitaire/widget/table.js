@@ -102,135 +102,17 @@ function pileWords(state, name, cursor) {
   return `${where}: ${up}${down ? ", " + down : ""}${pick}`;
 }
 
-// --- the view ---------------------------------------------------------------------------------
-class TableView {
-  constructor(model, root) {
-    this.model = model;
-    this.root = root;
+// --- the felt: piles drawn from the state, and short move animations -------------------------------
+class Felt {
+  constructor(view) {
+    this.view = view;
+    this.node = el("div", "sol-felt", { role: "application", "aria-label": "card table; Tab or the arrow keys move between piles, Up and Down choose cards in a column, Enter picks up and puts down, D draws, U undoes, H hints, F sends to a foundation" });
+    this.topRow = el("div", "sol-row sol-top");
+    this.columnsRow = el("div", "sol-row sol-columns");
+    this.node.append(this.topRow, this.columnsRow);
     this.piles = new Map();
     this.cursor = {};
     this.layoutKey = "";
-    this.lastClick = { pile: "", time: 0 };
-    this.pending = 0;
-    this.build();
-  }
-
-  send(message) {
-    this.sentAt = performance.now();
-    this.model.send(message);
-  }
-
-  build() {
-    const r = this.root;
-    r.classList.add("sol-root");
-    r.setAttribute("data-lm-suppress-shortcuts", "true"); // JupyterLab's command-mode keys (A, D D, Enter ...) stay out
-    this.header = el("div", "sol-header");
-    this.title = el("span", "sol-title");
-    this.variantSelect = el("select", "sol-variant", { "aria-label": "variant" });
-    this.seedInput = el("input", "sol-seed", { type: "number", "aria-label": "seed", min: "0", step: "1" });
-    this.header.append(this.title, this.labelled("Variant", this.variantSelect), this.labelled("Seed", this.seedInput),
-      this.button("New deal", "new_deal", "deal the next seed"));
-    this.felt = el("div", "sol-felt", { role: "application", "aria-label": "card table; Tab moves between piles, arrows move too, Enter picks up and puts down, D draws, U undoes, H hints, F sends to a foundation" });
-    this.topRow = el("div", "sol-row sol-top");
-    this.columnsRow = el("div", "sol-row sol-columns");
-    this.felt.append(this.topRow, this.columnsRow);
-    this.actions = el("div", "sol-actions");
-    this.actions.append(this.button("Undo", "undo", "take back the last move (U)"),
-      this.button("Redo", "redo", "play again the move taken back (R)"),
-      this.button("Restart", "restart", "take every move back (Redo plays them again)"),
-      this.button("To foundation", "to_foundation", "send the selected card to its foundation (F)"),
-      this.button("Hint", "hint", "suggest a move (H)"),
-      this.button("Auto-finish", "auto_finish", "play the solver's winning line, or safe foundation moves, one by one (A)"),
-      this.button("Solution", "solution", "ask the solver for a winning line and step through it"),
-      this.button("Win chance", "win_chance", "estimate the chance to win from here"),
-      this.button("Legal moves", "legal_moves", "show every legal move"),
-      this.button("Position text", "position_text", "the position in the kit's notation (face-down cards too)"));
-    this.options = el("div", "sol-options");
-    this.themeSelect = el("select", "sol-theme", { "aria-label": "theme" });
-    for (const t of ["auto", "light", "dark"]) this.themeSelect.append(el("option", "", { value: t, text: t }));
-    this.fourColour = el("input", "sol-four", { type: "checkbox" });
-    this.options.append(this.labelled("Theme", this.themeSelect), this.labelled("Four-colour deck", this.fourColour, true));
-    this.actions.append(this.options);
-    this.banner = el("div", "sol-banner", { role: "alert" });
-    this.status = el("div", "sol-status", { role: "status", "aria-live": "polite" });
-    this.moves = el("div", "sol-moves");
-    this.movesTitle = el("div", "sol-moves-title");
-    this.moveList = el("ol", "sol-move-list", { "aria-label": "moves played" });
-    this.moves.append(this.movesTitle, this.moveList);
-    this.replayBar = el("div", "sol-replay");
-    this.replayLabel = el("span", "sol-replay-label");
-    this.replayBar.append(this.button("Previous", "replay_prev", "take back the last replayed move"),
-      this.button("Next", "replay_next", "play the next move of the replay"), this.replayLabel,
-      this.button("End replay", "end_replay", "close the replay"));
-    this.legal = el("div", "sol-legal");
-    this.text = el("pre", "sol-text");
-    r.append(this.header, this.felt, this.actions, this.banner, this.status, this.replayBar, this.moves, this.legal, this.text);
-    this.listen();
-  }
-
-  labelled(text, control, after = false) {
-    const label = el("label", "sol-label");
-    const words = el("span", "", { text });
-    if (after) label.append(control, words); else label.append(words, control);
-    return label;
-  }
-
-  button(text, action, tip) {
-    const b = el("button", `sol-button sol-${action.replace(/_/g, "-")}`, { type: "button", title: tip, text });
-    b.dataset.action = action;
-    return b;
-  }
-
-  listen() {
-    this.root.addEventListener("click", (e) => {
-      const b = e.target.closest("button[data-action]");
-      if (b && this.root.contains(b)) this.send({ action: b.dataset.action === "auto_finish" && this.state.auto ? "auto_stop" : b.dataset.action });
-    });
-    this.variantSelect.addEventListener("change", () => this.newGame());
-    this.seedInput.addEventListener("change", () => this.newGame());
-    this.seedInput.addEventListener("keydown", (e) => { if (e.key === "Enter") this.seedInput.blur(); });
-    this.themeSelect.addEventListener("change", () => { this.model.set("theme", this.themeSelect.value); this.model.save_changes(); });
-    this.fourColour.addEventListener("change", () => { this.model.set("four_colour", this.fourColour.checked); this.model.save_changes(); });
-    this.felt.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    this.felt.addEventListener("keydown", (e) => this.keyDown(e));
-  }
-
-  newGame() {
-    const seed = Number(this.seedInput.value);
-    if (!Number.isInteger(seed) || seed < 0) {
-      this.status.textContent = "✗ The seed must be a whole number (0, 1, 2 ...).";
-      return;
-    }
-    this.send({ action: "new_game", variant: this.variantSelect.value, seed });
-  }
-
-  // --- drawing -------------------------------------------------------------------------------
-  update(state) {
-    const start = performance.now();
-    const before = this.positions();
-    this.state = state;
-    this.applyOptions();
-    this.ensureLayout(state);
-    this.drawPiles(state);
-    this.drawPanels(state);
-    this.animate(before);
-    this.root.dataset.seq = String(state.seq);
-    this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
-    if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
-    if (state.auto) {
-      clearTimeout(this.autoTimer);
-      this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
-    }
-  }
-
-  applyOptions() {
-    const theme = this.model.get("theme");
-    const dark = theme === "dark" || (theme === "auto" && (document.body.dataset.jpThemeLight === "false" ||
-      (document.body.dataset.jpThemeLight === undefined && window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches)));
-    this.root.classList.toggle("sol-dark", dark);
-    this.root.classList.toggle("sol-four-colour", !!this.model.get("four_colour"));
-    this.themeSelect.value = theme;
-    this.fourColour.checked = !!this.model.get("four_colour");
   }
 
   ensureLayout(state) {
@@ -240,58 +122,63 @@ class TableView {
     this.piles.clear();
     this.topRow.replaceChildren();
     this.columnsRow.replaceChildren();
-    const pile = (name, label, parent) => {
+    const pile = (name, parent) => {
       const node = el("div", `sol-pile sol-${name}`, { tabindex: "0", role: "button" });
       node.dataset.pile = name;
       const box = el("div", "sol-pile-box");
-      box.append(el("div", "sol-pile-label", { text: label, "aria-hidden": "true" }), node);
+      box.append(el("div", "sol-pile-label", { text: name, "aria-hidden": "true" }), node);
       parent.append(box);
       this.piles.set(name, node);
-      return box;
     };
-    pile("stock", "stock", this.topRow);
-    pile("waste", "waste", this.topRow).classList.add("sol-waste-box");
+    pile("stock", this.topRow);
+    pile("waste", this.topRow);
     const foundations = el("div", "sol-foundations");
-    state.foundations.forEach((_, i) => pile(`f${i + 1}`, `f${i + 1}`, foundations));
+    state.foundations.forEach((_, i) => pile(`f${i + 1}`, foundations));
     this.topRow.append(el("div", "sol-spacer"), foundations);
-    state.columns.forEach((_, i) => pile(`t${i + 1}`, `t${i + 1}`, this.columnsRow));
+    state.columns.forEach((_, i) => pile(`t${i + 1}`, this.columnsRow));
     this.cursor = {};
   }
 
   sizes(state) {
-    const available = Math.max(this.root.clientWidth, 280);
+    const root = this.view.root;
+    const style = getComputedStyle(root);
+    const padding = (parseFloat(style.paddingLeft) || 0) + (parseFloat(style.paddingRight) || 0);
+    const available = Math.max(root.clientWidth - padding, 280);
     const { cw, slots } = cardWidth(state, available);
-    this.root.style.setProperty("--cw", `${cw}px`);
-    this.felt.style.width = `${Math.min(available, Math.ceil(slots * cw * 1.14) + 20)}px`;
+    root.style.setProperty("--cw", `${cw}px`);
+    this.node.style.width = `${Math.min(available, Math.ceil(slots * cw * 1.14) + 20)}px`;
     return { cw, ch: Math.round(cw * 1.4) };
   }
 
-  drawPiles(state) {
+  draw(state) {
+    this.ensureLayout(state);
     const { cw, ch } = this.sizes(state);
-    const marks = state.marks;
-    this.fill("stock", state.stock ? [this.stockCard(state.stock)] : [slot(state.recycle ? "↻" : "", state.recycle ? "empty stock: turn the waste over" : "empty stock")]);
+    this.fill("stock", [state.stock ? this.stockCard(state.stock) :
+      slot(state.recycle ? "↻" : "", state.recycle ? "empty stock: turn the waste over" : "empty stock")]);
     const shown = state.waste.shown;
     const fan = Math.round(0.35 * cw);
     this.piles.get("waste").style.width = `${cw + fan * Math.max(state.variant.draw - 1, 0)}px`;
-    this.fill("waste", shown.length ? shown.map((c, i) => this.place(cardFace(c), i * fan, 0, i === shown.length - 1 ? 1 : 0)) : [slot("", "empty waste")]);
-    state.foundations.forEach((f, i) => this.fill(`f${i + 1}`, [f.top ? this.place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation")]));
-    const maxHeight = Math.max(5.2 * ch, 360);
+    this.fill("waste", shown.length ? shown.map((c, i) => place(cardFace(c), i * fan, 0, i === shown.length - 1 ? 1 : 0))
+      : [slot("", "empty waste")]);
+    state.foundations.forEach((f, i) => this.fill(`f${i + 1}`,
+      [f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation")]));
     let tallest = ch;
-    state.columns.forEach((column, i) => {
-      const name = `t${i + 1}`;
-      const { down, up } = columnSteps(column, ch, maxHeight);
-      const cards = [];
-      let y = 0;
-      for (let j = 0; j < column.hidden; j++, y += down) cards.push(this.place(cardBack(), 0, y, 0));
-      column.up.forEach((c, j) => { cards.push(this.place(cardFace(c), 0, y, column.up.length - j)); y += up; });
-      if (!cards.length) cards.push(slot(state.variant.empty_column, `empty column: ${state.variant.empty_rule}`));
-      const height = cards.length ? parseFloat(cards[cards.length - 1].style.top || "0") + ch : ch;
-      tallest = Math.max(tallest, height);
-      this.fill(name, cards);
-      this.piles.get(name).style.height = `${height}px`;
-    });
+    state.columns.forEach((column, i) => { tallest = Math.max(tallest, this.drawColumn(state, column, `t${i + 1}`, ch)); });
     this.columnsRow.style.minHeight = `${tallest + 22}px`;
-    for (const [name, node] of this.piles) this.markPile(name, node, marks[name]);
+    for (const [name, node] of this.piles) this.markPile(name, node, state.marks[name]);
+  }
+
+  drawColumn(state, column, name, ch) {
+    const { down, up } = columnSteps(column, ch, Math.max(5.2 * ch, 360));
+    const cards = [];
+    let y = 0;
+    for (let j = 0; j < column.hidden; j++, y += down) cards.push(place(cardBack(), 0, y, 0));
+    column.up.forEach((c, j) => { cards.push(place(cardFace(c), 0, y, column.up.length - j)); y += up; });
+    if (!cards.length) cards.push(slot(state.variant.empty_column, `empty column: ${state.variant.empty_rule}`));
+    const height = parseFloat(cards[cards.length - 1].style.top || "0") + ch;
+    this.fill(name, cards);
+    this.piles.get(name).style.height = `${height}px`;
+    return height;
   }
 
   stockCard(count) {
@@ -300,26 +187,26 @@ class TableView {
     return back;
   }
 
-  place(card, x, y, depth) {
-    card.style.left = `${x}px`;
-    card.style.top = `${y}px`;
-    if (depth) card.dataset.depth = String(depth);
-    return card;
-  }
-
   fill(name, children) {
     const node = this.piles.get(name);
     node.replaceChildren(...children);
     const cursor = Math.min(this.cursor[name] || 1, Math.max(this.faceUp(name), 1));
     this.cursor[name] = cursor;
-    node.setAttribute("aria-label", pileWords(this.state, name, cursor));
+    node.setAttribute("aria-label", pileWords(this.view.state, name, cursor));
     const target = node.querySelector(`[data-depth="${cursor}"]`);
     if (target && name[0] === "t") target.classList.add("sol-cursor");
   }
 
   faceUp(name) {
-    if (name[0] !== "t") return 1;
-    return this.state.columns[Number(name.slice(1)) - 1].up.length;
+    return name[0] === "t" ? this.view.state.columns[Number(name.slice(1)) - 1].up.length : 1;
+  }
+
+  moveCursor(name, depth) {
+    this.cursor[name] = depth;
+    const node = this.piles.get(name);
+    for (const c of node.querySelectorAll(".sol-cursor")) c.classList.remove("sol-cursor");
+    this.fill(name, [...node.children]);
+    this.markPile(name, node, this.view.state.marks[name]);
   }
 
   markPile(name, node, mark) {
@@ -331,24 +218,143 @@ class TableView {
     for (const card of node.querySelectorAll(".sol-card[data-depth]")) {
       if (Number(card.dataset.depth) <= count) card.classList.add(`sol-${role}`);
     }
-    if (name === "stock") node.firstChild && node.firstChild.classList.add(`sol-${role}`);
+    if (name === "stock" && node.firstChild) node.firstChild.classList.add(`sol-${role}`);
   }
 
-  drawPanels(state) {
+  positions() {
+    const seen = new Map();
+    for (const card of this.node.querySelectorAll(".sol-face")) seen.set(cardKey(card, seen), card.getBoundingClientRect());
+    return seen;
+  }
+
+  animate(before) {
+    const reduce = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (!before.size || !this.node.animate || reduce) return;
+    const seen = new Map();
+    for (const card of this.node.querySelectorAll(".sol-face")) {
+      const key = cardKey(card, seen);
+      const now = card.getBoundingClientRect();
+      seen.set(key, now);
+      const old = before.get(key);
+      if (!old || (Math.abs(old.left - now.left) < 1 && Math.abs(old.top - now.top) < 1)) continue;
+      card.style.zIndex = "20"; // a moving card passes over the piles it crosses
+      card.animate([{ transform: `translate(${old.left - now.left}px, ${old.top - now.top}px)` }, { transform: "none" }],
+        { duration: 160, easing: "ease-out" }).onfinish = () => { card.style.zIndex = ""; };
+    }
+  }
+}
+
+function place(card, x, y, depth) {
+  card.style.left = `${x}px`;
+  card.style.top = `${y}px`;
+  if (depth) card.dataset.depth = String(depth);
+  return card;
+}
+
+function cardKey(card, seen) {
+  let n = 0;
+  while (seen.has(`${card.dataset.card}#${n}`)) n++;
+  return `${card.dataset.card}#${n}`;
+}
+
+// --- the controls around the felt: header, buttons, options, status, moves, replay, panels ------------
+function button(text, action, tip) {
+  const b = el("button", `sol-button sol-${action.replace(/_/g, "-")}`, { type: "button", title: tip, text });
+  b.dataset.action = action;
+  return b;
+}
+
+function labelled(text, control, after = false) {
+  const label = el("label", "sol-label");
+  const words = el("span", "", { text });
+  if (after) label.append(control, words); else label.append(words, control);
+  return label;
+}
+
+class Controls {
+  constructor(view) {
+    this.view = view;
+    this.title = el("span", "sol-title");
+    this.variantSelect = el("select", "sol-variant", { "aria-label": "variant" });
+    this.seedInput = el("input", "sol-seed", { type: "number", "aria-label": "seed", min: "0", step: "1" });
+    this.header = el("div", "sol-header");
+    this.header.append(this.title, labelled("Variant", this.variantSelect), labelled("Seed", this.seedInput),
+      button("New deal", "new_deal", "deal the next seed"));
+    this.themeSelect = el("select", "sol-theme", { "aria-label": "theme" });
+    for (const t of ["auto", "light", "dark"]) this.themeSelect.append(el("option", "", { value: t, text: t }));
+    this.fourColour = el("input", "sol-four", { type: "checkbox" });
+    const options = el("div", "sol-options");
+    options.append(labelled("Theme", this.themeSelect), labelled("Four-colour deck", this.fourColour, true));
+    this.actions = el("div", "sol-actions");
+    this.actions.append(button("Undo", "undo", "take back the last move (U)"),
+      button("Redo", "redo", "play again the move taken back (R)"),
+      button("Restart", "restart", "take every move back (Redo plays them again)"),
+      button("To foundation", "to_foundation", "send the selected card to its foundation (F)"),
+      button("Hint", "hint", "suggest a move (H)"),
+      button("Auto-finish", "auto_finish", "play the solver's winning line, or safe foundation moves, one by one (A)"),
+      button("Solution", "solution", "ask the solver for a winning line and step through it"),
+      button("Win chance", "win_chance", "estimate the chance to win from here"),
+      button("Legal moves", "legal_moves", "show every legal move"),
+      button("Position text", "position_text", "the position in the kit's notation (face-down cards too)"), options);
+    this.buildPanels();
+    this.listen();
+  }
+
+  buildPanels() {
+    this.banner = el("div", "sol-banner", { role: "alert" });
+    this.status = el("div", "sol-status", { role: "status", "aria-live": "polite" });
+    this.moves = el("div", "sol-moves");
+    this.movesTitle = el("div", "sol-moves-title");
+    this.moveList = el("ol", "sol-move-list", { "aria-label": "moves played" });
+    this.moves.append(this.movesTitle, this.moveList);
+    this.replayBar = el("div", "sol-replay");
+    this.replayLabel = el("span", "sol-replay-label");
+    this.replayBar.append(button("Previous", "replay_prev", "take back the last replayed move"),
+      button("Next", "replay_next", "play the next move of the replay"), this.replayLabel,
+      button("End replay", "end_replay", "close the replay"));
+    this.legal = el("div", "sol-legal");
+    this.text = el("pre", "sol-text");
+  }
+
+  listen() {
+    const view = this.view;
+    for (const part of [this.header, this.actions, this.replayBar]) {
+      part.addEventListener("click", (e) => {
+        const b = e.target.closest("button[data-action]");
+        if (b) view.send({ action: b.dataset.action === "auto_finish" && view.state.auto ? "auto_stop" : b.dataset.action });
+      });
+    }
+    this.variantSelect.addEventListener("change", () => this.newGame());
+    this.seedInput.addEventListener("change", () => this.newGame());
+    this.seedInput.addEventListener("keydown", (e) => { if (e.key === "Enter") this.seedInput.blur(); });
+    this.themeSelect.addEventListener("change", () => { view.model.set("theme", this.themeSelect.value); view.model.save_changes(); });
+    this.fourColour.addEventListener("change", () => { view.model.set("four_colour", this.fourColour.checked); view.model.save_changes(); });
+  }
+
+  newGame() {
+    const seed = Number(this.seedInput.value);
+    if (!Number.isInteger(seed) || seed < 0) {
+      this.status.textContent = "✗ The seed must be a whole number (0, 1, 2 ...).";
+      return;
+    }
+    this.view.send({ action: "new_game", variant: this.variantSelect.value, seed });
+  }
+
+  draw(state) {
     this.title.textContent = state.variant.name + (state.seed === null ? "" : ` · seed ${state.seed}`);
     this.variantSelect.replaceChildren(...state.variants.map(([key, name]) => el("option", "", { value: key, text: name })));
     if (!state.variant.key) this.variantSelect.prepend(el("option", "", { value: "", text: `${state.variant.name} (custom)` }));
     this.variantSelect.value = state.variant.key || "";
     if (document.activeElement !== this.seedInput) this.seedInput.value = state.seed === null ? "" : String(state.seed);
     const enable = { undo: state.can_undo, redo: state.can_redo, restart: state.can_undo };
-    for (const b of this.root.querySelectorAll("button[data-action]")) {
+    for (const b of this.actions.querySelectorAll("button[data-action]")) {
       if (b.dataset.action in enable) b.disabled = !enable[b.dataset.action];
     }
-    const auto = this.root.querySelector(".sol-auto-finish");
+    const auto = this.actions.querySelector(".sol-auto-finish");
     auto.textContent = state.auto ? "Stop" : "Auto-finish";
     auto.classList.toggle("sol-running", state.auto);
-    this.root.querySelector(".sol-legal-moves").setAttribute("aria-pressed", String(state.legal !== null));
-    this.root.querySelector(".sol-position-text").setAttribute("aria-pressed", String(state.text !== null));
+    this.actions.querySelector(".sol-legal-moves").setAttribute("aria-pressed", String(state.legal !== null));
+    this.actions.querySelector(".sol-position-text").setAttribute("aria-pressed", String(state.text !== null));
     this.banner.textContent = state.banner;
     this.banner.className = `sol-banner ${state.over ? "sol-" + state.over : ""}`;
     this.banner.hidden = !state.banner;
@@ -379,53 +385,43 @@ class TableView {
     this.replayBar.querySelector(".sol-replay-next").disabled = replay.step >= replay.total;
   }
 
-  // --- short animations: a card that moved slides from where it was ----------------------------
-  positions() {
-    const seen = new Map();
-    for (const card of this.felt.querySelectorAll(".sol-face")) {
-      const key = this.cardKey(card, seen);
-      seen.set(key, card.getBoundingClientRect());
-    }
-    return seen;
+  applyOptions(model, root) {
+    const theme = model.get("theme");
+    const lab = document.body.dataset.jpThemeLight;
+    const systemDark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
+    const dark = theme === "dark" || (theme === "auto" && (lab === "false" || (lab === undefined && systemDark)));
+    root.classList.toggle("sol-dark", dark);
+    root.classList.toggle("sol-four-colour", !!model.get("four_colour"));
+    this.themeSelect.value = theme;
+    this.fourColour.checked = !!model.get("four_colour");
+  }
+}
+
+// --- mouse and touch: click, click-click, double-click, drag and drop ----------------------------------
+class Pointer {
+  constructor(view) {
+    this.view = view;
+    this.lastClick = { pile: "", time: 0 };
+    view.felt.node.addEventListener("pointerdown", (e) => this.down(e));
   }
 
-  cardKey(card, seen) {
-    let n = 0;
-    while (seen.has(`${card.dataset.card}#${n}`)) n++;
-    return `${card.dataset.card}#${n}`;
-  }
-
-  animate(before) {
-    if (!before.size || !this.felt.animate || (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches)) return;
-    const seen = new Map();
-    for (const card of this.felt.querySelectorAll(".sol-face")) {
-      const key = this.cardKey(card, seen);
-      const now = card.getBoundingClientRect();
-      seen.set(key, now);
-      const old = before.get(key);
-      if (!old || (Math.abs(old.left - now.left) < 1 && Math.abs(old.top - now.top) < 1)) continue;
-      card.animate([{ transform: `translate(${old.left - now.left}px, ${old.top - now.top}px)` }, { transform: "none" }],
-        { duration: 160, easing: "ease-out" });
-    }
-  }
-
-  // --- mouse and touch: click, click-click, double-click, drag and drop --------------------------
-  pointerDown(e) {
+  down(e) {
     const pileNode = e.target.closest("[data-pile]");
     if (!pileNode || e.button !== 0) return;
     const card = e.target.closest(".sol-card[data-depth]");
-    const start = { pile: pileNode.dataset.pile, depth: card ? Number(card.dataset.depth) : 1, x: e.clientX, y: e.clientY, card, pileNode, dragging: false };
-    const move = (ev) => this.pointerMove(start, ev);
+    const start = { pile: pileNode.dataset.pile, depth: card ? Number(card.dataset.depth) : 1, x: e.clientX,
+      y: e.clientY, card, pileNode, dragging: false };
+    const move = (ev) => this.move(start, ev);
     const up = (ev) => {
       window.removeEventListener("pointermove", move);
       window.removeEventListener("pointerup", up);
-      this.pointerUp(start, ev);
+      this.up(start, ev);
     };
     window.addEventListener("pointermove", move);
     window.addEventListener("pointerup", up);
   }
 
-  pointerMove(start, e) {
+  move(start, e) {
     if (!start.dragging) {
       if (!start.card || start.pile === "stock" || Math.hypot(e.clientX - start.x, e.clientY - start.y) < 6) return;
       start.dragging = true;
@@ -433,7 +429,7 @@ class TableView {
     }
     start.ghost.style.transform = `translate(${e.clientX - start.x}px, ${e.clientY - start.y}px)`;
     const over = this.pileAt(e.clientX, e.clientY);
-    for (const node of this.piles.values()) node.classList.toggle("sol-drop-over", node === over && node !== start.pileNode);
+    for (const node of this.view.felt.piles.values()) node.classList.toggle("sol-drop-over", node === over && node !== start.pileNode);
   }
 
   ghost(start) {
@@ -451,80 +447,128 @@ class TableView {
       ghost.append(copy);
       c.classList.add("sol-lifted");
     }
-    this.root.append(ghost);
+    this.view.root.append(ghost);
     return ghost;
   }
 
   pileAt(x, y) {
     const hit = document.elementFromPoint(x, y);
     const node = hit && hit.closest("[data-pile]");
-    return node && this.felt.contains(node) ? node : null;
+    return node && this.view.felt.node.contains(node) ? node : null;
   }
 
-  pointerUp(start, e) {
+  up(start, e) {
     if (start.dragging) {
       start.ghost.remove();
-      for (const node of this.piles.values()) node.classList.remove("sol-drop-over");
-      for (const c of this.felt.querySelectorAll(".sol-lifted")) c.classList.remove("sol-lifted");
+      for (const node of this.view.felt.piles.values()) node.classList.remove("sol-drop-over");
+      for (const c of this.view.felt.node.querySelectorAll(".sol-lifted")) c.classList.remove("sol-lifted");
       const target = this.pileAt(e.clientX, e.clientY);
       if (target && target !== start.pileNode) {
         const source = start.pile[0] === "t" ? `${start.pile}:${start.depth}` : start.pile;
-        this.send({ action: "drop", source, target: target.dataset.pile });
+        this.view.send({ action: "drop", source, target: target.dataset.pile });
       }
       return;
     }
-    if (this.pileAt(e.clientX, e.clientY) !== start.pileNode) return;
-    this.clickPile(start.pile, start.depth);
+    if (this.pileAt(e.clientX, e.clientY) === start.pileNode) this.click(start.pile, start.depth);
   }
 
-  clickPile(pile, depth) {
+  click(pile, depth) {
     const now = performance.now();
     const again = this.lastClick.pile === pile && now - this.lastClick.time < DOUBLE_CLICK_MS;
     this.lastClick = again ? { pile: "", time: 0 } : { pile, time: now };
-    if (again && depth === 1 && (pile === "waste" || pile[0] === "t")) this.send({ action: "double_click", pile });
-    else this.send({ action: "click", pile, depth });
+    if (again && depth === 1 && (pile === "waste" || pile[0] === "t")) this.view.send({ action: "double_click", pile });
+    else this.view.send({ action: "click", pile, depth });
+  }
+}
+
+// --- keyboard: one tab stop per pile, arrows between and inside piles, Enter/Space, letters ------------
+const LETTERS = { d: "draw", u: "undo", r: "redo", h: "hint", a: "auto_finish" };
+
+class Keys {
+  constructor(view) {
+    this.view = view;
+    this.felt = view.felt;
+    view.felt.node.addEventListener("keydown", (e) => this.down(e));
   }
 
-  // --- keyboard: one tab stop per pile, arrows, Enter/Space, letters --------------------------------
-  keyDown(e) {
+  down(e) {
     const node = e.target.closest("[data-pile]");
     if (!node || e.ctrlKey || e.metaKey || e.altKey) return;
     const name = node.dataset.pile;
-    const letters = { d: "draw", u: "undo", r: "redo", h: "hint", a: "auto_finish" };
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (key === "Enter" || key === " ") this.send({ action: "click", pile: name, depth: this.cursor[name] || 1 });
+    const state = this.view.state;
+    const send = (message) => this.view.send(message);
+    if (key === "Enter" || key === " ") send({ action: "click", pile: name, depth: this.felt.cursor[name] || 1 });
     else if (key === "ArrowLeft" || key === "ArrowRight") this.focusNext(name, key === "ArrowLeft" ? -1 : 1);
     else if (key === "ArrowUp" || key === "ArrowDown") this.upDown(name, key === "ArrowUp" ? 1 : -1);
-    else if (key === "Escape") this.send({ action: "deselect" });
-    else if (key === "f") this.send(this.state.marks && Object.values(this.state.marks).some((m) => m[1] === "selected") ? { action: "to_foundation" } : { action: "double_click", pile: name });
-    else if (letters[key] === "draw") this.send({ action: "click", pile: "stock" });
-    else if (letters[key]) this.send({ action: letters[key] === "auto_finish" && this.state.auto ? "auto_stop" : letters[key] });
+    else if (key === "Escape") send({ action: "deselect" });
+    else if (key === "f") {
+      const selected = Object.values(state.marks).some((m) => m[1] === "selected");
+      send(selected ? { action: "to_foundation" } : { action: "double_click", pile: name });
+    } else if (LETTERS[key] === "draw") send({ action: "click", pile: "stock" });
+    else if (LETTERS[key]) send({ action: LETTERS[key] === "auto_finish" && state.auto ? "auto_stop" : LETTERS[key] });
     else return;
     e.preventDefault();
   }
 
   focusNext(name, step) {
-    const names = [...this.piles.keys()];
-    const next = names[(names.indexOf(name) + step + names.length) % names.length];
-    this.piles.get(next).focus();
+    const names = [...this.felt.piles.keys()];
+    this.felt.piles.get(names[(names.indexOf(name) + step + names.length) % names.length]).focus();
   }
 
   upDown(name, step) {
-    const names = [...this.piles.keys()];
+    const names = [...this.felt.piles.keys()];
     const columns = names.filter((n) => n[0] === "t");
     const top = names.filter((n) => n[0] !== "t");
     if (name[0] !== "t") {
-      if (step < 0) this.piles.get(columns[Math.min(top.indexOf(name), columns.length - 1)]).focus();
+      if (step < 0) this.felt.piles.get(columns[Math.min(top.indexOf(name), columns.length - 1)]).focus();
       return;
     }
-    const depth = (this.cursor[name] || 1) + step;
-    if (depth > this.faceUp(name)) {
-      this.piles.get(top[Math.min(columns.indexOf(name), top.length - 1)]).focus();
-      return;
+    const depth = (this.felt.cursor[name] || 1) + step;
+    if (depth > this.felt.faceUp(name)) this.felt.piles.get(top[Math.min(columns.indexOf(name), top.length - 1)]).focus();
+    else this.felt.moveCursor(name, Math.max(depth, 1));
+  }
+}
+
+// --- the view: one per displayed output of the model ------------------------------------------------------
+class TableView {
+  constructor(model, root) {
+    this.model = model;
+    this.root = root;
+    root.classList.add("sol-root");
+    root.setAttribute("data-lm-suppress-shortcuts", "true"); // JupyterLab's command-mode keys (A, D D, Enter ...) stay out
+    this.felt = new Felt(this);
+    this.controls = new Controls(this);
+    const c = this.controls;
+    root.append(c.header, this.felt.node, c.actions, c.banner, c.status, c.replayBar, c.moves, c.legal, c.text);
+    this.pointer = new Pointer(this);
+    this.keys = new Keys(this);
+  }
+
+  send(message) {
+    this.sentAt = performance.now();
+    this.model.send(message);
+  }
+
+  update(state) {
+    const start = performance.now();
+    const before = this.felt.positions();
+    this.state = state;
+    this.applyOptions();
+    this.felt.draw(state);
+    this.controls.draw(state);
+    this.felt.animate(before);
+    this.root.dataset.seq = String(state.seq);
+    this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
+    if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
+    if (state.auto) {
+      clearTimeout(this.autoTimer);
+      this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
     }
-    this.cursor[name] = Math.max(depth, 1);
-    this.fill(name, [...this.piles.get(name).children].map((c) => { c.classList.remove("sol-cursor"); return c; }));
-    this.markPile(name, this.piles.get(name), this.state.marks[name]);
+  }
+
+  applyOptions() {
+    this.controls.applyOptions(this.model, this.root);
   }
 }
 
@@ -539,7 +583,7 @@ export default {
     let width = 0;
     const resize = new ResizeObserver(() => {
       const now = root.clientWidth;
-      if (now && Math.abs(now - width) > 4) { width = now; view.drawPiles(view.state); }
+      if (now && Math.abs(now - width) > 4) { width = now; view.felt.draw(view.state); }
     });
     resize.observe(root);
     return () => {
