@@ -1,6 +1,7 @@
 """The expert's strength and speed, and the win chance's speed.
 
     python benchmarks/bench_expert.py games [--variant klondike] [--draw 1] [--deals 30] [--first-seed 0] [--workers 1]
+        [--options samples=30 max_nodes=5000]
     python benchmarks/bench_expert.py chance [--variant klondike] [--deals 20]
 
 ``games`` plays deals first-seed .. first-seed+deals-1 with the expert (``play_game``, one process per worker),
@@ -28,16 +29,17 @@ def variant_of(name: str, draw: int):
     return replace(v, draw=draw) if draw != v.draw else v
 
 
-def one_game(args: tuple[str, int, int]) -> tuple[int, str, int, int, float, int]:
-    name, draw, seed = args
-    expert = ExpertStrategy(seed)
+def one_game(args: tuple[str, int, int, dict]) -> tuple[int, str, int, int, float, float, int]:
+    name, draw, seed, options = args
+    expert = ExpertStrategy(seed, **options)
     cpu = time.process_time()
     r = play_game(variant_of(name, draw), seed, expert)
     return seed, r.outcome, r.moves, r.on_foundations, r.seconds, time.process_time() - cpu, expert.samples.solves
 
 
 def games(a: argparse.Namespace) -> None:
-    jobs = [(a.variant, a.draw, s) for s in range(a.first_seed, a.first_seed + a.deals)]
+    options = {k: float(v) if k == "margin" else int(v) for k, v in (o.split("=") for o in a.options)}
+    jobs = [(a.variant, a.draw, s, options) for s in range(a.first_seed, a.first_seed + a.deals)]
     start = time.perf_counter()
     rows = []
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
@@ -46,7 +48,7 @@ def games(a: argparse.Namespace) -> None:
             print("seed {} {} moves={} foundations={} wall {:.1f} s cpu {:.1f} s solves={}".format(*row), flush=True)
     won = sum(r[1] == "won" for r in rows)
     low, high = wilson(won, len(rows))
-    print(f"{a.variant} draw {a.draw}: expert won {won} of {len(rows)} = {won / len(rows):.1%} "
+    print(f"{a.variant} draw {a.draw}, expert {' '.join(a.options) or 'defaults'}: won {won} of {len(rows)} = {won / len(rows):.1%} "
           f"(95% interval {low:.1%} to {high:.1%}); CPU per game: mean {statistics.mean(r[5] for r in rows):.1f} s, "
           f"median {statistics.median(r[5] for r in rows):.1f} s (wall clock per game: mean "
           f"{statistics.mean(r[4] for r in rows):.1f} s); whole run {time.perf_counter() - start:.0f} s "
@@ -73,6 +75,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--options", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="ExpertStrategy settings, e.g. samples=30 max_nodes=5000")
     a = parser.parse_args()
     (games if a.what == "games" else chance)(a)
 
