@@ -390,11 +390,11 @@ class _FunctionStrategy:
         return f"{move}: your strategy chose it."
 
 
-@exercise("05.greedy_wins", "How many of Klondike deals 0 to 19 does the greedy strategy win?")
+@exercise("05.greedy_wins", "How many of Klondike deals 20 to 39 does the greedy strategy win?")
 def _greedy_wins(answer: Any) -> Verdict:
     from .strategies import play_game
-    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20))
-    return _number(answer, wins, "the number of deals greedy wins out of 20")
+    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20, 40))
+    return _number(answer, wins, "the number of deals 20-39 greedy wins")
 
 
 # --- 06 experiments -------------------------------------------------------------------------
