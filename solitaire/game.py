@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .moves import IllegalMoveError, Move, apply, explain_illegal, legal_moves, over_reason
+from .endgame import over_reason
+from .moves import IllegalMoveError, Move, apply, explain_illegal, legal_moves
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
 
@@ -21,7 +22,7 @@ class Game:
         self._played: list[tuple[Move, Position]] = []  # the undo stack: each move with the position before it
         self._undone: list[Move] = []  # the redo stack
         self._legal: list[Move] | None = None
-        self._over: dict[Position, str | None] = {}
+        self._over: tuple[Position, str | None] | None = None  # the end check of one position, the latest
 
     @classmethod
     def from_position(cls, position: Position) -> Game:
@@ -96,9 +97,9 @@ class Game:
     def over_reason(self) -> str | None:
         """'won', 'no more moves', or None while the game goes on."""
         p = self.position
-        if p not in self._over:
-            self._over[p] = over_reason(p)
-        return self._over[p]
+        if self._over is None or self._over[0] is not p:
+            self._over = (p, over_reason(p, self.legal_moves()))
+        return self._over[1]
 
     def is_over(self) -> bool:
         return self.over_reason() is not None

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import Card, _CARDS
-from .state import Position
+from .state import Observation, Position
 from .variants import Variant, rank_phrase
 
 DRAW, RECYCLE, FLIP = "draw", "recycle", "flip"
@@ -78,16 +79,13 @@ class _Rules(NamedTuple):
     parents: list[tuple[Card, ...]]  # cards this card may sit on in a column
     children: list[tuple[Card, ...]]  # cards that may sit on this card
     empty_ok: list[bool]  # may start an empty column
+    bases: tuple[Card, ...]  # the cards an empty foundation takes (the first rank, each suit)
 
 
-_RULES: dict[int, tuple[Variant, _Rules]] = {}
-
-
+@lru_cache(maxsize=64)
 def rules(v: Variant) -> _Rules:
-    entry = _RULES.get(id(v))
-    if entry is None or entry[0] is not v:
-        entry = _RULES[id(v)] = (v, _compile(v))
-    return entry[1]
+    """The variant's rules compiled to lookup tables, once per variant (equal variants share them)."""
+    return _compile(v)
 
 
 def _compile(v: Variant) -> _Rules:
@@ -111,7 +109,7 @@ def _compile(v: Variant) -> _Rules:
     allowed = v.empty_column_ranks
     empty_ok = [step[c] >= 0 and (allowed is None or _CARDS[c].rank_name in allowed) if c in _CARDS else False
                 for c in range(64)]
-    return _Rules(step, next_up, parents, children, empty_ok)
+    return _Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0))
 
 
 _N = 16  # moves for up to 16 columns and foundations (the most a Variant allows) are made once and shared
@@ -123,18 +121,23 @@ _T2T = [[[Move(COLUMN_TO_COLUMN, s, d, k) for k in range(_N + 1)] for d in range
 _DRAW, _RECYCLE, _W2F = Move(DRAW), Move(RECYCLE), Move(WASTE_TO_FOUNDATION)
 
 
-def _foundation_wants(p: Position, r: _Rules) -> tuple[dict[int, int], int]:
-    """Which card each foundation takes next ({card: first foundation}), and the first empty foundation."""
-    wants: dict[int, int] = {}
-    empty = -1
+def foundation_wants(p: Position | Observation) -> dict[Card, int]:
+    """The foundations' next cards: each card some foundation takes now, with the first foundation that takes it.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> sorted(str(c) for c in foundation_wants(deal(KLONDIKE, 1)))  # every foundation is empty
+    ['A♠', 'A♣', 'A♥', 'A♦']
+    """
+    r = rules(p.variant)
+    wants: dict[Card, int] = {}
     for i, pile in enumerate(p.foundations):
         if pile:
             nxt = r.next_up[pile[-1]]
-            if nxt >= 0 and nxt not in wants:
-                wants[nxt] = i
-        elif empty < 0:
-            empty = i
-    return wants, empty
+            if nxt >= 0:
+                wants.setdefault(_CARDS[nxt], i)
+        elif r.bases[0] not in wants:
+            wants.update(dict.fromkeys(r.bases, i))
+    return wants
 
 
 def legal_moves(p: Position) -> list[Move]:
@@ -144,8 +147,7 @@ def legal_moves(p: Position) -> list[Move]:
     r = rules(v)
     step, parents, children, empty_ok, next_up = r.step, r.parents, r.children, r.empty_ok, r.next_up
     founds = p.foundations
-    wanted = {next_up[pile[-1]] for pile in founds if pile}
-    base_ok = () in founds  # an empty foundation takes a first-rank card
+    wanted = foundation_wants(p)
     hidden = p.hidden
     targets: dict[int, list[int]] = {}  # card -> columns whose top would take it
     empties = []
@@ -172,7 +174,7 @@ def legal_moves(p: Position) -> list[Move]:
                 add(_FLIP[s])
             continue
         top = col[i]
-        if top in wanted or base_ok and step[top] == 0:
+        if top in wanted:
             add(_T2F[s])
         t2t = _T2T[s]
         k = 1
@@ -190,7 +192,7 @@ def legal_moves(p: Position) -> list[Move]:
             k += 1
     if p.waste:
         w = p.waste[-1]
-        if v.waste_to_foundation and (w in wanted or base_ok and step[w] == 0):
+        if v.waste_to_foundation and w in wanted:
             add(_W2F)
         if w in targets:
             for d in targets[w]:
@@ -205,6 +207,8 @@ def legal_moves(p: Position) -> list[Move]:
                 moves.extend(_F2T[f][d] for d in targets.get(c, ()))
                 if empty_ok[c]:
                     moves.extend(_F2T[f][d] for d in empties)
+    if v.draw_only_when_stuck and any(makes_progress(p, m) for m in moves):
+        return moves
     if p.stock:
         add(_DRAW)
     elif p.waste and (v.passes is None or p.recycles < v.passes - 1):
@@ -212,10 +216,19 @@ def legal_moves(p: Position) -> list[Move]:
     return moves
 
 
+def makes_progress(p: Position, m: Move) -> bool:
+    """Does ``m`` make progress: a flip, a waste card played, a card to a foundation, or a face-down card uncovered?
+
+    Draws, recycles and the other column and foundation moves lead nowhere by themselves.
+    """
+    if m.kind in _ALWAYS_PROGRESS:
+        return True
+    return m.kind == COLUMN_TO_COLUMN and 0 < p.hidden[m.source] == len(p.columns[m.source]) - m.count
+
+
 def foundation_for(p: Position, c: Card) -> int:
     """The foundation a card goes to: the first that takes it, or -1."""
-    wants, empty = _foundation_wants(p, rules(p.variant))
-    return wants.get(c, empty if rules(p.variant).step[c] == 0 else -1)
+    return foundation_wants(p).get(c, -1)
 
 
 def apply(p: Position, m: Move) -> Position:
@@ -270,6 +283,11 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     v, kind = p.variant, m.kind
     n, nf = len(p.columns), len(p.foundations)
     r = rules(v)
+    if kind in STOCK_MOVES and v.draw_only_when_stuck:
+        progress = next((m for m in legal_moves(p) if makes_progress(p, m)), None)
+        if progress is not None:
+            return (f"in {v.name} you may {kind} only when no move that makes progress is left, "
+                    f"and {progress} is possible")
     if kind == DRAW:
         return "the stock is empty: recycle the waste to turn it into a new stock" if not p.stock else None
     if kind == RECYCLE:
@@ -338,112 +356,12 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     return None
 
 
-def reachable_waste_tops(p: Position) -> set[Card]:
-    """The cards that drawing and recycling alone can bring to the top of the waste."""
-    v = p.variant
-    stock, waste = list(p.stock), list(p.waste)
-    tops = set(waste[-1:])
-    recycles_left = 1 if v.passes is None else min(1, v.passes - 1 - p.recycles)
-    while True:
-        while stock:
-            for _ in range(min(v.draw, len(stock))):
-                waste.append(stock.pop())
-            tops.add(waste[-1])
-        if recycles_left <= 0 or not waste:
-            return tops
-        recycles_left -= 1
-        stock, waste = waste[::-1], []
+# --- the end of the game lives in solitaire.endgame; these names stay importable from here ------------
+_MOVED = ("over_reason", "progress_possible", "reachable_waste_tops", "accepted_cards")
 
 
-def progress_possible(p: Position, limit: int = 200, moves: list[Move] | None = None) -> bool:
-    """Can play still change the game? False when only draws, recycles and moves that lead nowhere are left.
-
-    Progress is a flip, a waste card played, or more cards on the foundations than now. The search tries the
-    column and foundation moves that make none of these (at most ``limit`` arrangements). ``moves`` may pass
-    ``legal_moves(p)`` when it is known already.
-    """
-    v = p.variant
-    if moves is not None:
-        hidden = p.hidden
-        for m in moves:
-            kind = m.kind
-            if kind in _ALWAYS_PROGRESS or kind == COLUMN_TO_COLUMN and hidden[m.source] and \
-                    m.count == len(p.columns[m.source]) - hidden[m.source]:
-                return True
-    if v.draw == 1 and v.passes is None and not accepted_cards(p, v.waste_to_foundation).isdisjoint(p.stock + p.waste):
-        return True  # a stock or waste card fits somewhere, and drawing brings every one of them up
-    key = (id(v), p.columns, p.hidden, p.foundations, tuple(sorted(p.stock + p.waste)),
-           None if v.passes is None and v.draw == 1 else (len(p.stock), p.recycles))
-    known = _PROGRESS.get(key)
-    if known is None:
-        known = _progress_possible(p, limit, moves)
-        if len(_PROGRESS) > 200_000:
-            _PROGRESS.clear()
-        rules(v)  # keeps the variant alive, so id(v) stays its own while cached
-        _PROGRESS[key] = known
-    return known
-
-
-# Drawing and recycling only turn the stock and waste through one cycle, so with one-card draws and unlimited
-# passes the answer depends on the piles and the set of stock and waste cards, not on where the cycle stands.
-_PROGRESS: dict[tuple, bool] = {}
-
-
-def _progress_possible(p: Position, limit: int, moves: list[Move] | None) -> bool:
-    start = p.on_foundations()
-    tops: set[Card] | None = None
-    seen = {_arrangement(p)}
-    frontier = [p]
-    while frontier:
-        q = frontier.pop()
-        lateral = []
-        for m in moves if q is p and moves is not None else legal_moves(q):
-            kind = m.kind
-            if kind == FLIP or kind in _FROM_WASTE and q is p or kind == COLUMN_TO_FOUNDATION and q.on_foundations() >= start:
-                return True
-            if kind == COLUMN_TO_COLUMN and q.hidden[m.source] and m.count == len(q.columns[m.source]) - q.hidden[m.source]:
-                return True  # uncovers a face-down card
-            if kind not in STOCK_MOVES and kind not in _FROM_WASTE:
-                lateral.append(m)
-        if tops is None:
-            tops = reachable_waste_tops(p)
-        if tops and not tops.isdisjoint(accepted_cards(q, p.variant.waste_to_foundation)):
-            return True
-        for m in lateral:
-            nxt = apply(q, m)
-            key = _arrangement(nxt)
-            if key not in seen:
-                if len(seen) >= limit:
-                    return True  # too many arrangements to be sure: assume play can go on
-                seen.add(key)
-                frontier.append(nxt)
-    return False
-
-
-def _arrangement(p: Position) -> tuple:
-    """The columns and foundations, ignoring the order of the columns (it does not matter for progress)."""
-    return tuple(sorted(zip(p.hidden, p.columns))), tuple(sorted(p.foundations))
-
-
-def accepted_cards(p: Position, foundations: bool = True) -> set[int]:
-    """The cards that some column (or, if ``foundations``, some foundation) would take now."""
-    r = rules(p.variant)
-    ok: set[int] = set()
-    for col, h in zip(p.columns, p.hidden):
-        if not col:
-            ok.update(c for c in range(64) if r.empty_ok[c])
-        elif len(col) > h:
-            ok.update(r.children[col[-1]])
-    if foundations:
-        wants, empty = _foundation_wants(p, r)
-        ok.update(wants)
-        if empty >= 0:
-            ok.update(c for c in range(64) if r.step[c] == 0)
-    return ok
-
-
-def over_reason(p: Position, moves: list[Move] | None = None) -> str | None:
-    """Why the game is over ('won' or 'no more moves'), or None while it goes on (``moves``: see progress_possible)."""
-    if is_won(p):
-        return "won"
-    return None if progress_possible(p, moves=moves) else "no more moves"
+def __getattr__(name: str):
+    if name in _MOVED:
+        from . import endgame
+        return getattr(endgame, name)
+    raise AttributeError(f"module 'solitaire.moves' has no attribute {name!r}")

@@ -12,13 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from .endgame import LOST, MOVE_LIMIT, OUTCOMES, WON, over_reason, safe_to_foundation
 from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves,
-                    over_reason, rules)
+                    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, foundation_wants, is_won, legal_moves,
+                    rules)
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
 
-OUTCOMES = ("won", "lost", "move limit")
+__all__ = ["OUTCOMES", "STRATEGY_NAMES", "GameRecord", "GreedyStrategy", "RandomStrategy", "Strategy",
+           "fresh_moves", "get_strategy", "play_game", "position_key", "strategy_hint"]
 
 
 @runtime_checkable
@@ -169,45 +171,18 @@ class GreedyStrategy:
         return f"GreedyStrategy(resign={self.resign})"
 
 
-_WANTED: dict[tuple, set[int]] = {}  # the cards the foundations take, by foundations
-
-
 class _Look:
     """What greedy works out once per observation: the cards foundations take, and what is on them."""
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
-        self.rules = r = rules(obs.variant)
-        key = (id(r), obs.foundations)
-        wanted = _WANTED.get(key)
-        if wanted is None:
-            wanted = set()
-            empty = False
-            for pile in obs.foundations:
-                if pile:
-                    wanted.add(r.next_up[pile[-1]])
-                else:
-                    empty = True
-            if empty:
-                wanted.update(c for c in range(64) if r.step[c] == 0)
-            if len(_WANTED) > 10_000:
-                _WANTED.clear()
-            _WANTED[key] = wanted
-        self.wanted = wanted
-        self._counts: dict[int, int] | None = None
+        self.rules = rules(obs.variant)
+        self.wanted = foundation_wants(obs)
         self._waits: bool | None = None
 
     def safe(self, c) -> bool:
         """Every copy of every card that could sit on ``c`` in a column is on a foundation already."""
-        v = self.obs.variant
-        if v.foundation_to_tableau:
-            return not self.rules.children[c]
-        if self._counts is None:
-            self._counts = {}
-            for pile in self.obs.foundations:
-                for card in pile:
-                    self._counts[card] = self._counts.get(card, 0) + 1
-        return all(self._counts.get(ch, 0) >= v.decks for ch in self.rules.children[c])
+        return safe_to_foundation(self.obs, c)
 
     def card_waits_for_empty(self, skip: int) -> bool:
         """Is a card that may start an empty column waiting: the waste top, or a build on face-down cards
@@ -233,6 +208,9 @@ def _moving_card(obs: Observation, m: Move):
 
 
 STRATEGIES = {"random": RandomStrategy, "greedy": GreedyStrategy}
+# Every strategy name the kit knows, in one place: the built-in players above, then the solver (which plays
+# with the whole position, so it is run by experiments rather than by play_game).
+STRATEGY_NAMES = (*STRATEGIES, "solver")
 
 
 def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
@@ -290,15 +268,15 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
     p = deal(v, seed)
     seen = {position_key(p)}
     rank = getattr(s, "rank", None)
-    outcome = "move limit"
+    outcome = MOVE_LIMIT
     played = 0
     while played < max_moves:
         if is_won(p):
-            outcome = "won"
+            outcome = WON
             break
         moves = legal_moves(p)
         if over_reason(p, moves) is not None:
-            outcome = "lost"
+            outcome = LOST
             break
         obs = observe(p)
         if rank is not None:  # try the strategy's favourite moves first, stop at the first fresh one
@@ -308,16 +286,16 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
                     p = q
                     break
             else:
-                outcome = "lost"  # nothing fresh that the strategy is willing to play
+                outcome = LOST  # nothing fresh that the strategy is willing to play
                 break
         else:
             fresh = fresh_moves(p, seen, moves)
             if not fresh:
-                outcome = "lost"
+                outcome = LOST
                 break
             choice = s.choose(obs, [m for m, _ in fresh])
             if choice is None:  # the strategy resigned
-                outcome = "lost"
+                outcome = LOST
                 break
             p = next((q for m, q in fresh if m == choice), None)
             if p is None:
@@ -326,7 +304,7 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
         played += 1
     else:
         if is_won(p):
-            outcome = "won"
+            outcome = WON
     return GameRecord(v.name, s.name, seed, outcome, played, p.on_foundations(), time.perf_counter() - start)
 
 

@@ -30,11 +30,22 @@ class Variant:
     passes: int | None = None
     auto_flip: bool = False
     aces_aside: bool = False
+    draw_only_when_stuck: bool = False
 
     def __post_init__(self) -> None:
         problems = list(self._problems())
         if problems:
             raise ValueError(f"invalid variant {self.name!r}: " + "; ".join(problems))
+
+    def __hash__(self) -> int:
+        # A variant is hashed every time its compiled rules are looked up, so the hash is worked out once.
+        if "_hash" not in self.__dict__:
+            object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+        return self.__dict__["_hash"]
+
+    def __getstate__(self) -> dict:
+        # String hashes differ between processes: a pickled variant works its hash out again.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     def _problems(self):
         if len(set(self.ranks)) != len(self.ranks) or not self.ranks:

@@ -1,0 +1,189 @@
+"""How a game ends: the words for it, and the exact rule behind "no more moves".
+
+A game is over when it is won, or when play can no longer change it: no move is left that makes progress
+(a flip, a waste card played, more cards on the foundations than now) and none can become possible through
+draws, recycles and the moves that lead nowhere. Read it in this order:
+
+* the vocabulary: ``WON``, ``NO_MORE_MOVES`` (``over_reason``), ``LOST``, ``MOVE_LIMIT`` (a played game's
+  record), ``UNWINNABLE``, ``UNKNOWN`` (a solver's verdict);
+* ``over_reason`` and ``progress_possible``, the one source of truth for "is the game over";
+* their helpers ``reachable_waste_tops``, ``accepted_cards`` and the search over arrangements;
+* ``safe_foundation_moves``: foundation moves that can never spoil a game.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .cards import Card
+from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, STOCK_MOVES, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION,
+                    Move, apply, foundation_wants, is_won, legal_moves, makes_progress, rules)
+from .state import Observation, Position
+
+# --- the one vocabulary of how a game ends ------------------------------------------------------
+WON = "won"  # every card is on a foundation
+NO_MORE_MOVES = "no more moves"  # over_reason: nothing can make progress any more
+LOST = "lost"  # a played game's outcome: no more moves, or the player had no fresh move left
+MOVE_LIMIT = "move limit"  # a played game's outcome: stopped after the most moves allowed
+UNWINNABLE = "unwinnable"  # a solver's verdict: no line of play wins (proved)
+UNKNOWN = "unknown"  # a solver's verdict: the budget ran out first
+REASONS = (WON, NO_MORE_MOVES)  # what over_reason says when a game is over
+OUTCOMES = (WON, LOST, MOVE_LIMIT)  # how a game played to the end went
+STATUSES = (WON, UNWINNABLE, UNKNOWN)  # what a solver found about a deal
+
+SEARCH_LIMIT = 200  # arrangements the end search looks at before it gives up (and keeps the game open)
+
+
+def over_reason(p: Position, moves: Sequence[Move] | None = None) -> str | None:
+    """Why the game is over (``WON`` or ``NO_MORE_MOVES``), or None while it goes on.
+
+    ``moves`` may pass ``legal_moves(p)`` when it is known already.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> over_reason(deal(KLONDIKE, 1)) is None
+    True
+    """
+    if is_won(p):
+        return WON
+    return None if progress_possible(p, moves=moves) else NO_MORE_MOVES
+
+
+def progress_possible(p: Position, limit: int = SEARCH_LIMIT, moves: Sequence[Move] | None = None) -> bool:
+    """Can play still change the game? False when only draws, recycles and moves that lead nowhere are left.
+
+    Progress is a flip, a waste card played, or more cards on the foundations than now. The search tries the
+    column and foundation moves that make none of these (at most ``limit`` arrangements; past that it gives
+    up and answers True, keeping the game open). ``moves`` may pass ``legal_moves(p)`` when it is known.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> progress_possible(deal(KLONDIKE, 1))
+    True
+    """
+    if any(makes_progress(p, m) for m in (legal_moves(p) if moves is None else moves)):
+        return True
+    v = p.variant
+    if v.draw == 1 and v.passes is None:
+        if not accepted_cards(p, v.waste_to_foundation).isdisjoint(p.stock + p.waste):
+            return True  # a stock or waste card fits somewhere, and drawing brings every one of them up
+        # Drawing cycles through every stock and waste card, so only which cards they are matters.
+        p = p._replace(stock=tuple(sorted(p.stock + p.waste)), waste=(), recycles=0)
+    return _search(p, limit)
+
+
+@lru_cache(maxsize=4096)
+def _search(p: Position, limit: int) -> bool:
+    """Is progress reachable through the moves that lead nowhere? (cached: the answer depends on ``p`` only)"""
+    start = p.on_foundations()
+    tops = reachable_waste_tops(p)
+    seen = {_arrangement(p)}
+    frontier = [p]
+    while frontier:
+        q = frontier.pop()
+        if not tops.isdisjoint(accepted_cards(q, p.variant.waste_to_foundation)):
+            return True  # a card the stock can bring up can be played here
+        for m in legal_moves(q):
+            if m.kind in STOCK_MOVES or m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
+                continue  # waste plays are covered by ``tops`` above
+            if _progress_from(q, m, start):
+                return True
+            nxt = apply(q, m)
+            key = _arrangement(nxt)
+            if key not in seen:
+                if len(seen) >= limit:
+                    return True  # too many arrangements to be sure: assume play can go on
+                seen.add(key)
+                frontier.append(nxt)
+    return False
+
+
+def _progress_from(q: Position, m: Move, start: int) -> bool:
+    """Does column or foundation move ``m`` in arrangement ``q`` make progress against ``start`` cards home?"""
+    if m.kind == COLUMN_TO_FOUNDATION and q.on_foundations() >= start:
+        return True  # more cards on the foundations than at the start
+    if m.kind == COLUMN_TO_FOUNDATION or m.kind == COLUMN_TO_COLUMN:
+        return 0 < q.hidden[m.source] == len(q.columns[m.source]) - m.count  # uncovers a face-down card
+    return makes_progress(q, m)  # a flip
+
+
+def _arrangement(p: Position) -> tuple:
+    """The columns and foundations, ignoring the order of the columns (it does not matter for progress)."""
+    return tuple(sorted(zip(p.hidden, p.columns))), tuple(sorted(p.foundations))
+
+
+def reachable_waste_tops(p: Position) -> set[Card]:
+    """The cards that drawing and recycling alone can bring to the top of the waste.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> p = deal(KLONDIKE, 1)
+    >>> reachable_waste_tops(p) == set(p.stock)  # draw 1, unlimited passes: every stock card
+    True
+    """
+    v = p.variant
+    stock, waste = list(p.stock), list(p.waste)
+    tops = set(waste[-1:])
+    recycles_left = 1 if v.passes is None else min(1, v.passes - 1 - p.recycles)
+    while True:
+        while stock:
+            for _ in range(min(v.draw, len(stock))):
+                waste.append(stock.pop())
+            tops.add(waste[-1])
+        if recycles_left <= 0 or not waste:
+            return tops
+        recycles_left -= 1
+        stock, waste = waste[::-1], []
+
+
+def accepted_cards(p: Position, foundations: bool = True) -> set[Card]:
+    """The cards that some column (or, if ``foundations``, some foundation) would take now.
+
+    >>> from solitaire import KLONDIKE, Card, deal
+    >>> Card("A♠") in accepted_cards(deal(KLONDIKE, 1))
+    True
+    """
+    r = rules(p.variant)
+    ok: set[Card] = set()
+    for col, h in zip(p.columns, p.hidden):
+        if not col:
+            ok.update(c for c in range(64) if r.empty_ok[c])
+        elif len(col) > h:
+            ok.update(r.children[col[-1]])
+    if foundations:
+        ok.update(foundation_wants(p))
+    return ok
+
+
+def safe_to_foundation(p: Position | Observation, card: Card) -> bool:
+    """May ``card`` go to its foundation without ever being missed in a column?
+
+    True when every copy of every card that could sit on it in a column is on a foundation already (where
+    cards may come back from foundations: when no card could ever sit on it).
+
+    >>> from solitaire import KLONDIKE, Card, deal
+    >>> safe_to_foundation(deal(KLONDIKE, 1), Card("A♠")), safe_to_foundation(deal(KLONDIKE, 1), Card("2♠"))
+    (True, False)
+    """
+    v, children = p.variant, rules(p.variant).children[card]
+    if v.foundation_to_tableau:
+        return not children
+    home = [c for pile in p.foundations for c in pile]
+    return all(home.count(child) >= v.decks for child in children)
+
+
+def safe_foundation_moves(p: Position, moves: Sequence[Move] | None = None) -> list[Move]:
+    """The foundation moves among ``moves`` (default: the legal ones) whose card is safe to send up.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> safe_foundation_moves(deal(KLONDIKE, 1))  # no Ace is on top of a column in this deal
+    []
+    """
+    safe = []
+    for m in legal_moves(p) if moves is None else moves:
+        if m.kind == WASTE_TO_FOUNDATION:
+            card = p.waste[-1]
+        elif m.kind == COLUMN_TO_FOUNDATION:
+            card = p.columns[m.source][-1]
+        else:
+            continue
+        if safe_to_foundation(p, card):
+            safe.append(m)
+    return safe

@@ -1,0 +1,184 @@
+"""The end of the game (solitaire.endgame): its vocabulary, its cache, and the strict Italian draw rule."""
+import random
+from dataclasses import replace
+
+import pytest
+from helpers import cards, make
+
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, Move, endgame
+from solitaire.endgame import (LOST, MOVE_LIMIT, NO_MORE_MOVES, OUTCOMES, REASONS, STATUSES, UNKNOWN, UNWINNABLE,
+                               WON, over_reason, progress_possible, safe_foundation_moves, safe_to_foundation)
+from solitaire.moves import DRAW, RECYCLE, apply, explain_illegal, foundation_wants, legal_moves, makes_progress
+from solitaire.notation import variant_from_text, variant_to_text
+from solitaire.state import deal
+
+
+def moves_of(p):
+    return {str(m) for m in legal_moves(p)}
+
+
+# --- one vocabulary ------------------------------------------------------------------------------
+def test_one_vocabulary_for_how_a_game_ends():
+    assert REASONS == ("won", "no more moves") and OUTCOMES == ("won", "lost", "move limit")
+    assert STATUSES == ("won", "unwinnable", "unknown")
+    assert (WON, NO_MORE_MOVES, LOST, MOVE_LIMIT, UNWINNABLE, UNKNOWN) == (
+        "won", "no more moves", "lost", "move limit", "unwinnable", "unknown")
+    from solitaire import strategies
+    assert strategies.OUTCOMES is OUTCOMES
+
+
+def test_old_import_places_still_work():
+    from solitaire import moves
+    assert moves.over_reason is over_reason and moves.progress_possible is progress_possible
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        moves.nonsense  # noqa: B018
+
+
+# --- the foundations' next cards and safe foundation moves ---------------------------------------
+def test_foundation_wants_names_each_next_card_with_its_first_foundation():
+    p = make(SOLIJOY, ["K♠"], foundations=["A♥ 2♥", "", "A♥"])
+    wants = foundation_wants(p)
+    assert wants[cards("3♥")[0]] == 0 and wants[cards("2♥")[0]] == 2  # the twin foundation takes 2♥
+    assert {str(c) for c, f in wants.items() if f == 1} == {"A♣", "A♦", "A♥", "A♠"}  # the first empty one
+
+
+def test_safe_foundation_moves_keep_cards_that_a_column_may_still_need():
+    p = make(KLONDIKE, ["2♥", "A♠"], foundations=["A♥", "A♣"])
+    # The cards that may sit on 2♥ in a column are A♣ and A♠: A♣ is home, A♠ is not yet.
+    assert not safe_to_foundation(p, cards("2♥")[0])
+    assert [str(m) for m in safe_foundation_moves(p)] == ["t2>f"]
+    q = apply(p, Move.from_text("t2>f"))
+    assert [str(m) for m in safe_foundation_moves(q)] == ["t1>f"]
+
+
+# --- the cache (issue 14, part 1) -----------------------------------------------------------------
+def _reproducer(stock: str):
+    v = replace(KLONDIKE, draw=3)
+    founds = [" ".join(f"{r}{s}" for r in KLONDIKE.ranks) for s in "♣♦♠"] + ["A♥ 2♥ 3♥ 4♥"]
+    return make(v, ["K♥", "Q♥", "J♥", "10♥", "9♥", "8♥", "7♥"], foundations=founds, stock=stock)
+
+
+def test_the_end_check_cache_tells_apart_stock_orders_of_one_variant():
+    dead = _reproducer("6♥ 5♥")  # bottom first: the one draw shows 6♥ on top, which fits nowhere
+    alive = _reproducer("5♥ 6♥")._replace(variant=dead.variant)  # the same Variant object, as in an experiment
+    assert alive.variant is dead.variant
+    assert over_reason(dead) == NO_MORE_MOVES
+    assert over_reason(alive) is None  # the draw shows 5♥, which goes up, then 6♥: winnable
+    g = Game.from_position(alive)
+    g.play_all(["draw", "w>f", "w>f"] + [f"t{i}>f" for i in range(7, 0, -1)])
+    assert g.over_reason() == WON
+
+
+def _uncached(p) -> bool:
+    return any(makes_progress(p, m) for m in legal_moves(p)) or endgame._search.__wrapped__(p, endgame.SEARCH_LIMIT)
+
+
+VARIANTS_TO_CHECK = [KLONDIKE, SOLIJOY, ITALIAN, replace(KLONDIKE, draw=3), replace(KLONDIKE, draw=3, passes=2),
+                     replace(KLONDIKE, foundation_to_tableau=True), replace(ITALIAN, passes=1),
+                     replace(ITALIAN, draw_only_when_stuck=True)]
+
+
+@pytest.mark.parametrize("variant", VARIANTS_TO_CHECK, ids=lambda v: variant_to_text(v))
+def test_cached_and_uncached_end_checks_agree_across_games_of_one_variant(variant):
+    rng = random.Random(14)
+    checked = 0
+    for seed in range(12):  # twelve games share the one Variant object, and so the cache
+        p = deal(variant, seed)
+        for _ in range(300):
+            moves = legal_moves(p)
+            if not moves:
+                break
+            if not any(makes_progress(p, m) for m in moves):  # the positions where the search and cache work
+                assert progress_possible(p, moves=moves) == _uncached(p), p
+                checked += 1
+            p = apply(p, rng.choice(moves))
+    assert checked > 50
+
+
+def test_caches_are_bounded_and_keyed_by_variant_value():
+    from solitaire.moves import rules
+    assert rules.cache_info().maxsize and endgame._search.cache_info().maxsize
+    before = rules.cache_info().currsize
+    for _ in range(50):
+        rules(replace(KLONDIKE, draw=3))  # equal variants made again and again share one entry
+    assert rules.cache_info().currsize <= before + 1
+
+
+# --- the strict Italian draw (issue 14, part 3) ----------------------------------------------------
+STRICT = replace(ITALIAN, draw_only_when_stuck=True)
+
+
+def test_strict_draw_is_refused_while_a_move_that_makes_progress_is_left():
+    p = make(STRICT, ["A♠", "K♥"], stock="Q♣ K♣")
+    assert "t1>f" in moves_of(p) and "draw" not in moves_of(p)
+    g = Game.from_position(p)
+    with pytest.raises(IllegalMoveError, match="draw only when no move that makes progress is left, and t1>f"):
+        g.play("draw")
+    assert g.position == p and not g.moves
+    assert "draw" in moves_of(p._replace(variant=ITALIAN))  # the default reading draws at any time
+
+
+def test_strict_draw_is_allowed_when_only_moves_that_lead_nowhere_are_left():
+    # Q♥ can shuttle between the two black kings, which leads nowhere: drawing is allowed.
+    p = make(STRICT, ["K♠ Q♥", "K♣"], stock="9♣ 8♣")
+    assert moves_of(p) >= {"t1>t2:1", "draw"} or moves_of(p) >= {"t1>t2", "draw"}
+    assert explain_illegal(p, Move(DRAW)) is None
+
+
+def test_strict_recycle_follows_the_same_rule():
+    p = make(STRICT, ["A♠", "K♥"], stock="", waste="Q♣ K♣")
+    assert "recycle" not in moves_of(p) and "recycle" in moves_of(p._replace(variant=ITALIAN))
+    assert "recycle" in explain_illegal(p, Move(RECYCLE))
+    q = apply(p, Move.from_text("t1>f"))
+    assert "recycle" in moves_of(q) or "w>t" in " ".join(moves_of(q))
+
+
+def test_strict_draw_does_not_change_when_a_game_is_over():
+    # Nothing makes progress in either reading here, so both agree on the end: no more moves.
+    v = replace(STRICT, columns=(1, 1))
+    p = make(v, ["K♠ Q♥", "K♣"], stock="9♣")
+    assert over_reason(p) == over_reason(p._replace(variant=replace(ITALIAN, columns=(1, 1))))
+
+
+def test_strict_draw_round_trips_through_text_and_json():
+    assert variant_to_text(STRICT) == "italian draw_only_when_stuck=true"
+    assert variant_from_text("italian draw_only_when_stuck=true") == STRICT
+    g = Game(STRICT, seed=3)
+    g.play(next(m for m in g.legal_moves()))
+    assert Game.from_text(g.to_text()).position == g.position
+    back = Game.from_json(g.to_json())
+    assert back.variant == STRICT and back.moves == g.moves
+
+
+def test_strategies_honour_the_strict_draw():
+    from solitaire.strategies import RandomStrategy, play_game
+
+    class Recorder(RandomStrategy):
+        offered: list = []
+
+        def choose(self, obs, moves):
+            self.offered.append(list(moves))
+            return super().choose(obs, moves)
+
+    rec = Recorder(1)
+    records = [play_game(STRICT, seed, rec, max_moves=400) for seed in range(6)]
+    draws = [ms for ms in rec.offered if Move(DRAW) in ms]
+    assert draws and all(r.outcome in OUTCOMES for r in records)
+    strict = [play_game(STRICT, seed, "random").moves for seed in range(20)]
+    assert strict != [play_game(ITALIAN, seed, "random").moves for seed in range(20)]  # the rule changes play
+    # Greedy ranks every move that makes progress above draw and recycle, so the strict rule never binds it.
+    assert [play_game(STRICT, s, "greedy").moves for s in range(10)] == [
+        play_game(ITALIAN, s, "greedy").moves for s in range(10)]
+
+
+def test_strict_legal_moves_never_offer_a_draw_beside_progress():
+    rng = random.Random(5)
+    for seed in range(30):
+        p = deal(STRICT, seed)
+        for _ in range(200):
+            moves = legal_moves(p)
+            if not moves:
+                break
+            if any(m.kind in (DRAW, RECYCLE) for m in moves):
+                assert not any(makes_progress(p, m) for m in moves)
+            p = apply(p, rng.choice(moves))
