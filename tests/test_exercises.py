@@ -346,7 +346,16 @@ def _answers() -> dict[str, tuple[object, list[object]]]:
 
 
 def _lesson_07_answers() -> dict[str, tuple[object, list[object]]]:
-    return {}
+    from solitaire.endgame import safe_to_foundation
+    from solitaire.exercises import depth_first
+
+    return {
+        "07.dfs": (lambda start, max_nodes: depth_first(start, max_nodes=max_nodes),
+                   [lambda start, max_nodes: depth_first(start, max_nodes=10**9),  # ignores its budget
+                    lambda start, max_nodes: ("unknown", min(max_nodes, 10)), lambda start, max_nodes: ("won", 1)]),
+        "07.reachable": (89456, [100_000, 50693, 9149, 0]),
+        "07.safe": (safe_to_foundation, [lambda p, card: True, lambda p, card: card.rank_name == "A"]),
+    }
 
 
 def test_no_check_accepts_any_answer(capsys: pytest.CaptureFixture) -> None:
@@ -359,3 +368,20 @@ def test_no_check_accepts_any_answer(capsys: pytest.CaptureFixture) -> None:
         for wrong in wrongs:
             ok, out = feedback(capsys, name, wrong)
             assert not ok and out.startswith("✘ Not yet: "), (name, wrong, out)
+
+
+def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.CaptureFixture) -> None:
+    from solitaire.exercises import MINI, UNWINNABLE_MINI, depth_first
+
+    assert depth_first(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6) == ("unwinnable", 9149)
+
+    def counts_the_start_twice(start, max_nodes):
+        status, nodes = depth_first(start, max_nodes=max_nodes)
+        return status, nodes + 1 if status == "unwinnable" else nodes
+
+    ok, out = feedback(capsys, "07.dfs", counts_the_start_twice)
+    assert not ok and "more positions than that" in out and "9149" not in out  # a hint, not the count
+    ok, out = feedback(capsys, "07.reachable", 50693)
+    assert not ok and "columns as a set" in out
+    ok, out = feedback(capsys, "07.safe", lambda p, card: card.rank_name in ("A", "2"))
+    assert not ok and "could still need" in out
