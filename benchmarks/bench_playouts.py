@@ -1,10 +1,20 @@
-"""Random-playout throughput per variant: moves/s and games/s, including legal-move generation and end detection.
+"""Random-playout throughput: the rules core, the public Game API, and OpenSpiel's C++ solitaire side by side.
 
-    python benchmarks/bench_playouts.py [--seconds 10] [--max-moves 3000] [--no-end-check]
+    python benchmarks/bench_playouts.py [--seconds 5] [--max-moves 3000] [--no-end-check] [--no-openspiel]
 
-One core, pure Python. Each step: ``legal_moves``, the end check ``over_reason`` (given the move list), one
-uniformly random move (seeded), ``apply``. A game stops when it is over or after ``--max-moves`` moves.
-With ``--no-end-check`` the end check is skipped and a game stops only when no move is legal or at the cap.
+One core, seeded. Three measurements, each per variant where it applies:
+
+* **core**: each step ``legal_moves``, the end check ``over_reason`` (given the move list), one uniformly
+  random move, ``apply``; a game stops when it is over or after ``--max-moves`` moves. With
+  ``--no-end-check`` the end check is skipped and a game stops only when no move is legal or at the cap.
+* **api**: random playouts through the public API, ``game.play(random.choice(game.legal_moves()))`` until no
+  move is legal, with games capped at OpenSpiel's 150 moves so that both sides play games of equal length;
+  and the same with the end check a student writes, ``while not game.is_over(): ...``.
+* **openspiel**: ``pyspiel.load_game("solitaire")`` (Klondike, draw 3 in OpenSpiel's rules, 150-move depth
+  limit), ``state.legal_actions()`` and ``state.apply_action(random.choice(...))``; chance outcomes (cards
+  revealed) are sampled too but not counted as moves. Needs ``pip install open_spiel`` (optional).
+
+The ratio api / openspiel (Klondike) is the speed floor of issue 9 (target: at least 0.40).
 """
 from __future__ import annotations
 
@@ -12,12 +22,16 @@ import argparse
 import random
 import time
 
-from solitaire import VARIANTS
-from solitaire.moves import apply, legal_moves, over_reason
+from solitaire import VARIANTS, Game
+from solitaire.endgame import over_reason
+from solitaire.moves import apply, legal_moves
 from solitaire.state import deal
 
+OPENSPIEL_DEPTH = 150  # OpenSpiel's default depth_limit for solitaire
 
-def run(variant_key: str, seconds: float, max_moves: int, end_check: bool = True) -> dict[str, float]:
+
+def run_core(variant_key: str, seconds: float, max_moves: int, end_check: bool = True) -> dict[str, float]:
+    """Random playouts through the core functions: moves/s and how the games ended."""
     variant = VARIANTS[variant_key]
     rng = random.Random(2026)
     moves = games = capped = 0
@@ -41,17 +55,80 @@ def run(variant_key: str, seconds: float, max_moves: int, end_check: bool = True
             "won": outcomes.get("won", 0), "no more moves": outcomes.get("no more moves", 0), "move cap": capped}
 
 
+def run_api(variant_key: str, seconds: float, end_check: bool = False, max_moves: int = OPENSPIEL_DEPTH) -> float:
+    """Moves/s of random playouts through the public API (Game.legal_moves, Game.play, maybe Game.is_over)."""
+    rng = random.Random(2026)
+    moves = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game(variant_key, seed=games)
+        games += 1
+        for _ in range(max_moves):
+            if end_check and game.is_over():
+                break
+            legal = game.legal_moves()
+            if not legal:
+                break
+            game.play(rng.choice(legal))
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def run_openspiel(seconds: float) -> float | None:
+    """Moves/s of random playouts in OpenSpiel's C++ solitaire (None when open_spiel is not installed)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("solitaire")
+    rng = random.Random(2026)
+    moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                state.apply_action(rng.choice(outcomes))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+    return moves / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per variant")
-    parser.add_argument("--max-moves", type=int, default=3000, help="moves per game at most")
-    parser.add_argument("--no-end-check", action="store_true", help="skip the end-of-game check (cap only)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    parser.add_argument("--max-moves", type=int, default=3000, help="moves per game at most (core)")
+    parser.add_argument("--no-end-check", action="store_true", help="core: skip the end-of-game check")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel side-by-side")
     args = parser.parse_args()
+    print("core: legal_moves + over_reason + apply")
     print(f"{'variant':10} {'moves/s':>10} {'games/s':>8} {'games':>6} {'won':>5} {'no more':>8} {'cap':>5}")
     for key in VARIANTS:
-        r = run(key, args.seconds, args.max_moves, not args.no_end_check)
+        r = run_core(key, args.seconds, args.max_moves, not args.no_end_check)
         print(f"{key:10} {r['moves/s']:10,.0f} {r['games/s']:8.1f} {r['games']:6d} {r['won']:5d} "
               f"{r['no more moves']:8d} {r['move cap']:5d}")
+    print(f"\ncore alone: legal_moves + apply (no end check), games capped at {OPENSPIEL_DEPTH} moves")
+    for key in VARIANTS:
+        r = run_core(key, args.seconds, OPENSPIEL_DEPTH, end_check=False)
+        print(f"{key:10} {r['moves/s']:10,.0f} moves/s")
+    print(f"\npublic API, games capped at {OPENSPIEL_DEPTH} moves:")
+    print(f"{'variant':10} {'legal_moves + play':>20} {'with is_over':>14}")
+    for key in VARIANTS:
+        print(f"{key:10} {run_api(key, args.seconds):20,.0f} {run_api(key, args.seconds, True):14,.0f}")
+    if args.no_openspiel:
+        return
+    # Measured twice around the kit's Klondike run, so that a busy machine shows as a spread.
+    spiel = run_openspiel(args.seconds)
+    if spiel is None:
+        print("\nOpenSpiel: not installed (pip install open_spiel), no side-by-side")
+        return
+    kit = run_api("klondike", args.seconds)
+    spiel2 = run_openspiel(args.seconds)
+    print(f"\nOpenSpiel solitaire (C++): {spiel:,.0f} and {spiel2:,.0f} moves/s; "
+          f"kit Klondike API (legal_moves + play): {kit:,.0f} moves/s")
+    print(f"ratio kit / OpenSpiel: {kit / max(spiel, spiel2):.2f} to {kit / min(spiel, spiel2):.2f} (target >= 0.40)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Cards: a card is a small integer with a readable face.
 
-A card's code is ``suit * 16 + rank`` (rank 1 = Ace ... 13 = King), so every
-variant shares one encoding and two decks simply hold each code twice.
+A card's code is ``suit * 16 + rank`` (rank 1 = Ace ... 13 = King; suits 0-3 are ♣ ♦ ♥ ♠), so every variant
+shares one encoding and two decks simply hold each code twice. Read ``Card``, then the two ways to make one
+(``card`` from a rank and a suit, ``parse_card`` from text), then ``full_deck``.
 """
 from __future__ import annotations
 
@@ -11,50 +12,68 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RED_SUITS = frozenset({1, 2})
 
-_RANK_BY_TEXT = {name: rank for rank, name in enumerate(RANK_NAMES) if name}
-_RANK_BY_TEXT["T"] = 10
-_RANK_BY_TEXT["1"] = 1
+_RANK_BY_TEXT = {name: rank for rank, name in enumerate(RANK_NAMES) if name} | {"T": 10, "1": 1}
 _SUIT_BY_TEXT = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enumerate(SUIT_LETTERS)},
                  "♤": 3, "♡": 2, "♢": 1, "♧": 0}
 
 
 class InvalidCardError(ValueError):
-    """Raised for text that does not name a card."""
+    """Raised for text or numbers that do not name a card."""
+
+
+def quote(value: object, width: int = 40) -> str:
+    """``repr(value)``, cut to about ``width`` characters, so that an error message stays readable.
+
+    >>> quote("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…xxx'"
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to write out
+        return "a number of thousands of digits"
+    return text if len(text) <= width else text[:width - 5] + "…" + text[-4:]
 
 
 class Card(int):
-    """A playing card; ``Card('10♥') == Card('th')`` and ``str(card) == '10♥'``."""
+    """A playing card: an int ``suit * 16 + rank`` with a face.
+
+    >>> Card("10♥") == Card("th") == Card(42), str(Card(42)), Card(42).rank, Card(42).suit
+    (True, '10♥', 10, 2)
+
+    Raises:
+        InvalidCardError: for text that does not name a card, or a number that is not a card's code.
+    """
 
     __slots__ = ()
 
     def __new__(cls, value: int | str) -> Card:
         if isinstance(value, str):
             return parse_card(value)
-        if value in _CARDS:
+        if isinstance(value, int) and not isinstance(value, bool) and value in _CARDS:
             return _CARDS[value]
-        raise InvalidCardError(f"{value!r} is not a card code (suit * 16 + rank, rank 1-13)")
+        raise InvalidCardError(f"{quote(value)} is not a card code (suit * 16 + rank, rank 1-13, suit 0-3)")
 
     @property
     def rank(self) -> int:
         """1 for an Ace up to 13 for a King."""
-        return self & 15
+        return self % 16
 
     @property
     def suit(self) -> int:
         """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
-        return self >> 4
+        return self // 16
 
     @property
     def rank_name(self) -> str:
-        return RANK_NAMES[self & 15]
+        return RANK_NAMES[self.rank]
 
     @property
     def suit_symbol(self) -> str:
-        return SUITS[self >> 4]
+        return SUITS[self.suit]
 
     @property
     def is_red(self) -> bool:
-        return (self >> 4) in RED_SUITS
+        return self.suit in RED_SUITS
 
     @property
     def color(self) -> str:
@@ -65,37 +84,56 @@ class Card(int):
         return ("T" if self.rank == 10 else self.rank_name) + SUIT_LETTERS[self.suit]
 
     def __str__(self) -> str:
-        return RANK_NAMES[self & 15] + SUITS[self >> 4]
+        return self.rank_name + self.suit_symbol
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
 
-_CARDS: dict[int, Card] = {}
-for _suit in range(4):
-    for _rank in range(1, 14):
-        _code = _suit * 16 + _rank
-        _CARDS[_code] = int.__new__(Card, _code)
+_CARDS: dict[int, Card] = {s * 16 + r: int.__new__(Card, s * 16 + r) for s in range(4) for r in range(1, 14)}
+ALL_CARDS: tuple[Card, ...] = tuple(_CARDS.values())  # the 52 cards, suit by suit, Ace to King
 
 
 def card(rank: int | str, suit: int | str) -> Card:
-    """The card of a rank (1-13 or 'A'...'K') and a suit (0-3, a letter or a symbol)."""
-    r = _RANK_BY_TEXT.get(str(rank).upper()) if isinstance(rank, str) else rank
-    s = _SUIT_BY_TEXT.get(suit.upper() if isinstance(suit, str) else "") if isinstance(suit, str) else suit
+    """The card of a rank (1-13 or 'A'...'K') and a suit (0-3, a letter or a symbol).
+
+    >>> card("Q", "s"), card(1, 2), card(10, "♦")
+    (Card('Q♠'), Card('A♥'), Card('10♦'))
+
+    Raises:
+        InvalidCardError: when the rank or the suit is not one (including numbers that are not whole).
+    """
+    r = _RANK_BY_TEXT.get(rank.strip().upper()) if isinstance(rank, str) else rank if type(rank) is int else None
+    s = _SUIT_BY_TEXT.get(suit.strip().upper()) if isinstance(suit, str) else suit if type(suit) is int else None
     if r is None or not 1 <= r <= 13 or s is None or not 0 <= s <= 3:
-        raise InvalidCardError(f"no card has rank {rank!r} and suit {suit!r}")
+        raise InvalidCardError(f"no card has rank {quote(rank)} and suit {quote(suit)}: a rank is 1-13 or "
+                               "A 2-10 J Q K, a suit is 0-3 or C D H S")
     return _CARDS[s * 16 + r]
 
 
 def parse_card(text: str) -> Card:
-    """Read '10♥', '10h', 'TH' or 'q♠' (case and spaces do not matter)."""
-    t = text.strip().upper()
+    """Read '10♥', '10h', 'TH' or 'q♠' (case and spaces do not matter).
+
+    >>> parse_card(" q♠ "), parse_card("TH")
+    (Card('Q♠'), Card('10♥'))
+    >>> parse_card("Zq")
+    Traceback (most recent call last):
+    solitaire.cards.InvalidCardError: cannot read a card from 'Zq': write a rank (A 2-10 J Q K, or T for 10) then a suit (C D H S or ♣♦♥♠)
+
+    Raises:
+        InvalidCardError: for text that is not a card; the message echoes it.
+    """
+    t = text.strip().upper() if isinstance(text, str) else ""
     if len(t) >= 2 and t[:-1] in _RANK_BY_TEXT and t[-1] in _SUIT_BY_TEXT:
         return _CARDS[_SUIT_BY_TEXT[t[-1]] * 16 + _RANK_BY_TEXT[t[:-1]]]
-    raise InvalidCardError(
-        f"cannot read a card from {text!r}: write a rank (A 2-10 J Q K, or T for 10) then a suit (C D H S or ♣♦♥♠)")
+    raise InvalidCardError(f"cannot read a card from {quote(text)}: write a rank (A 2-10 J Q K, or T for 10) "
+                           "then a suit (C D H S or ♣♦♥♠)")
 
 
 def full_deck(ranks: tuple[str, ...] = tuple(RANK_NAMES[1:]), decks: int = 1) -> list[Card]:
-    """Every card of ``decks`` decks restricted to ``ranks``, in suit then rank order."""
+    """Every card of ``decks`` decks restricted to ``ranks``, in suit then rank order.
+
+    >>> [str(c) for c in full_deck(("A", "K"))]
+    ['A♣', 'K♣', 'A♦', 'K♦', 'A♥', 'K♥', 'A♠', 'K♠']
+    """
     return [card(r, s) for _ in range(decks) for s in range(4) for r in ranks]

@@ -31,6 +31,7 @@ REASONS = (WON, NO_MORE_MOVES)  # what over_reason says when a game is over
 OUTCOMES = (WON, LOST, MOVE_LIMIT)  # how a game played to the end went
 STATUSES = (WON, UNWINNABLE, UNKNOWN)  # what a solver found about a deal
 
+_FROM_WASTE = (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION)  # waste plays: covered by the cards the stock can bring up
 SEARCH_LIMIT = 200  # arrangements the end search looks at before it gives up (and keeps the game open)
 
 
@@ -79,13 +80,12 @@ def _search(p: Position, limit: int) -> bool:
     frontier = [p]
     while frontier:
         q = frontier.pop()
+        lateral = [m for m in legal_moves(q) if m.kind not in STOCK_MOVES and m.kind not in _FROM_WASTE]
+        if any(_progress_from(q, m, start) for m in lateral):
+            return True
         if not tops.isdisjoint(accepted_cards(q, p.variant.waste_to_foundation)):
             return True  # a card the stock can bring up can be played here
-        for m in legal_moves(q):
-            if m.kind in STOCK_MOVES or m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
-                continue  # waste plays are covered by ``tops`` above
-            if _progress_from(q, m, start):
-                return True
+        for m in lateral:
             nxt = apply(q, m)
             key = _arrangement(nxt)
             if key not in seen:

@@ -21,10 +21,13 @@ import concurrent.futures as cf
 import copy
 import math
 import os
+import pathlib
 import pickle
 import signal
 import sqlite3
 import sys
+import threading
+import time
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
@@ -190,30 +193,98 @@ def make_jobs(variants, strategies: str | Iterable[str | object], deals: int | I
 
 
 # --- the results file --------------------------------------------------------------------------
-class ResultsFile:
-    """A SQLite file with one committed row per finished game, keyed by (variant, strategy, seed, budget)."""
+class ResultsFileError(ValueError):
+    """A results file that cannot be used or written: the message says why and what to do."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
-        self.path = os.fspath(path)
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_TABLE = ("CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, strategy TEXT NOT NULL, "
+          "seed INTEGER NOT NULL, budget TEXT NOT NULL, outcome TEXT NOT NULL, moves INTEGER, "
+          "on_foundations INTEGER, seconds REAL, nodes INTEGER, rules TEXT NOT NULL, "
+          "PRIMARY KEY (variant, strategy, seed, budget))")
+
+
+def check_results_file(path: str) -> bool:
+    """Is ``path`` a results file of the kit (True), or new/empty (False)? Refuses anything else.
+
+    Another program's file is only read, through a read-only connection, so it stays byte-for-byte as it
+    was: no table is created in it and its journal mode is not switched.
+    """
+    if not os.path.exists(path):
+        return False
+    if os.path.isdir(path):
+        raise ResultsFileError(f"{path!r} is a folder: give a file name for the results, e.g. results.sqlite")
+    if os.path.getsize(path) == 0:
+        return False
+    with open(path, "rb") as f:
+        if f.read(16) != _SQLITE_MAGIC:
+            raise ResultsFileError(f"{path!r} is not a SQLite file, so not a results file of "
+                                   "solitaire.experiments: it was left untouched; give a new file name")
+    try:
+        db = sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro", uri=True)
         try:
+            tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as e:
+        raise ResultsFileError(f"cannot read {path!r} as a results file ({e}): it was left untouched; "
+                               "give a new file name") from None
+    wanted = set(COLUMNS) | {"rules"}
+    if not wanted <= have:
+        what = (f"its table 'games' lacks the columns {', '.join(sorted(wanted - have))}" if have else
+                f"it holds another program's tables ({', '.join(tables) or 'none'}) and no table 'games'")
+        raise ResultsFileError(f"{path!r} is not a results file of solitaire.experiments ({what}): it was left "
+                               "untouched; give a new file name")
+    return True
+
+
+def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) -> str:
+    """One line: what went wrong with the results file and what to do about it."""
+    text = str(error)
+    if "readonly" in text or "read-only" in text:
+        advice = "make the file (and its folder) writable, or give another results file"
+    elif "full" in text:
+        advice = "free some disk space, or give a results file on another disk, then run the same command again"
+    else:
+        advice = "check the file and its folder, or give another results file"
+    kept = (f"; the {saved} games already saved are kept and a rerun skips them" if saved is not None else "")
+    return f"cannot write the results file {path!r} ({text}): {advice}{kept}"
+
+
+class ResultsFile:
+    """A SQLite file with one committed row per finished game, keyed by (variant, strategy, seed, budget).
+
+    ``write=False`` opens it read-only (``load``). A file that is not the kit's is refused before anything is
+    written to it; a file that cannot be written (read-only, full disk) raises ``ResultsFileError`` with a
+    one-line message, and every game committed before stays in the file.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, write: bool = True) -> None:
+        self.path = os.fspath(path)
+        ours = check_results_file(self.path)
+        if not write and not ours:
+            raise ResultsFileError(f"no results in {self.path!r}: it is empty or does not exist")
+        self.saved = 0
+        try:
+            if not write:
+                self.db = sqlite3.connect(pathlib.Path(self.path).resolve().as_uri() + "?mode=ro", uri=True)
+                return
             self.db = sqlite3.connect(self.path)
             # WAL with synchronous=NORMAL: a committed row survives a crash or kill -9 of this process
             # (not a power cut), and a commit costs ~0.05 ms instead of a full disk sync (~8 ms here).
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute(
-                "CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, strategy TEXT NOT NULL, "
-                "seed INTEGER NOT NULL, budget TEXT NOT NULL, outcome TEXT NOT NULL, moves INTEGER, "
-                "on_foundations INTEGER, seconds REAL, nodes INTEGER, rules TEXT NOT NULL, "
-                "PRIMARY KEY (variant, strategy, seed, budget))")
+            self.db.execute(_TABLE)
+            # a write that is undone at once: a read-only file fails here, before any game is played
+            self.db.execute("CREATE TABLE IF NOT EXISTS _write_check (x)")
+            self.db.execute("DROP TABLE _write_check")
             self.db.commit()
-            have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
-            if not set(COLUMNS) | {"rules"} <= have:
-                raise sqlite3.DatabaseError(f"its table 'games' lacks the columns "
-                                            f"{', '.join(sorted(set(COLUMNS) | {'rules'} - have))}")
+        except sqlite3.OperationalError as e:
+            raise ResultsFileError(storage_advice(self.path, e)) from None
         except sqlite3.DatabaseError as e:
-            raise ValueError(f"cannot use {self.path!r} as a results file ({e}): give a new file name "
-                             "or a SQLite file written by solitaire.experiments") from None
+            raise ResultsFileError(f"cannot use {self.path!r} as a results file ({e}): give a new file name "
+                                   "or a SQLite file written by solitaire.experiments") from None
 
     def check_rules(self, labelled: Mapping[str, Variant]) -> None:
         """Refuse to mix games of different rules under one label."""
@@ -232,9 +303,16 @@ class ResultsFile:
         return {k: r for r in rows if (k := (r["variant"], r["strategy"], r["seed"], r["budget"])) in wanted}
 
     def add(self, row: dict, variant: Variant) -> None:
-        self.db.execute(f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}, rules) VALUES "
-                        f"({', '.join('?' * (len(COLUMNS) + 1))})", [row[c] for c in COLUMNS] + [_rules_text(variant)])
-        self.db.commit()
+        """Commit one finished game (``ResultsFileError`` when the file cannot take it, e.g. a full disk)."""
+        try:
+            self.db.execute(f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}, rules) VALUES "
+                            f"({', '.join('?' * (len(COLUMNS) + 1))})",
+                            [row[c] for c in COLUMNS] + [_rules_text(variant)])
+            self.db.commit()
+        except sqlite3.OperationalError as e:
+            self.db.rollback()
+            saved = self.db.execute("SELECT count(*) FROM games").fetchone()[0]
+            raise ResultsFileError(storage_advice(self.path, e, saved)) from None
 
     def close(self) -> None:
         self.db.close()
@@ -249,7 +327,7 @@ def load(results: str | os.PathLike) -> pd.DataFrame:
     """Every game in a results file, as the table ``run`` returns."""
     if not os.path.exists(results):
         raise ValueError(f"no results file {os.fspath(results)!r}")
-    f = ResultsFile(results)
+    f = ResultsFile(results, write=False)
     try:
         rows = [dict(zip(COLUMNS, r)) for r in f.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games "
                                                             "ORDER BY variant, strategy, seed, budget")]
@@ -396,7 +474,7 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
         return
     own = executor is None
     if own:
-        executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
     window = max(32, 4 * workers)  # tasks in flight: enough to keep workers busy, few to cancel on Ctrl-C
     queue = iter(batches(todo, workers))
     pending: dict[cf.Future, list[Job]] = {}
@@ -428,9 +506,30 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
         executor.shutdown()
 
 
-def _ignore_sigint() -> None:
-    """Worker processes leave Ctrl-C to the main process, which cancels the run cleanly."""
+def _start_worker(main_pid: int) -> None:
+    """In each worker process: leave Ctrl-C to the main process (which cancels the run cleanly), and end the
+    worker when the main process dies (even by ``kill -9``), instead of playing on as an orphan."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_watch_parent, args=(main_pid, parent), daemon=True, name="watch-parent").start()
+
+
+def _watch_parent(main_pid: int, parent: int, every: float = 0.5) -> None:
+    """End this process once its parent is gone (it is then adopted by another process) or ``main_pid`` is."""
+    while True:
+        time.sleep(every)
+        if os.getppid() != parent or not _alive(main_pid):
+            os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 # --- statistics --------------------------------------------------------------------------------

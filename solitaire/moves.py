@@ -1,11 +1,25 @@
-"""Moves: what may be played (``legal_moves``), what it does (``apply``), and why not (``explain_illegal``)."""
+"""Moves: what may be played (``legal_moves``), what it does (``apply``), and why not (``explain_illegal``).
+
+Read it in this order:
+
+1. ``Move``: a move as a small value, and the notation ``Move.from_text`` reads (``t3>t7``, ``w>f`` ...).
+2. ``rules(variant)``: the variant's rules compiled once into lookup tables: which card may sit on which in
+   a column, which card follows which on a foundation, which cards may start an empty column.
+3. Two questions the rules keep asking: ``foundation_wants`` (the foundations' next cards) and
+   ``makes_progress`` (does a move change the game, or lead nowhere?).
+4. ``legal_moves``: one small function per kind of move, put together in a fixed order.
+5. ``apply``: one small function per kind of move; each returns a new position and leaves the old one be.
+6. ``explain_illegal``: one check per rule, in a student's words.
+
+How the game ends is decided in ``solitaire.endgame``.
+"""
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import Card, _CARDS
+from .cards import ALL_CARDS, Card, quote
 from .state import Observation, Position
 from .variants import Variant, rank_phrase
 
@@ -13,8 +27,8 @@ DRAW, RECYCLE, FLIP = "draw", "recycle", "flip"
 WASTE_TO_COLUMN, WASTE_TO_FOUNDATION = "w>t", "w>f"
 COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN = "t>f", "t>t", "f>t"
 STOCK_MOVES = frozenset({DRAW, RECYCLE})
-_FROM_WASTE = frozenset({WASTE_TO_COLUMN, WASTE_TO_FOUNDATION})
-_ALWAYS_PROGRESS = _FROM_WASTE | {FLIP, COLUMN_TO_FOUNDATION}
+TO_FOUNDATION = frozenset({WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
+_ALWAYS_PROGRESS = frozenset({FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
 
 
 class InvalidMoveError(ValueError):
@@ -25,8 +39,25 @@ class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow in this position."""
 
 
+# --- 1. a move and its notation --------------------------------------------------------------------
+_TEXT = {DRAW: "draw", RECYCLE: "recycle", FLIP: "flip t{s}", WASTE_TO_COLUMN: "w>t{t}", WASTE_TO_FOUNDATION: "w>f",
+         COLUMN_TO_FOUNDATION: "t{s}>f", COLUMN_TO_COLUMN: "t{s}>t{t}{n}", FOUNDATION_TO_COLUMN: "f{s}>t{t}"}
+_N = r"(\d{1,3})"  # a pile number or a count: at most three digits
+_NOTATION = [(re.compile(pattern.replace("N", _N)), kind, groups) for pattern, kind, groups in [
+    ("draw", DRAW, ""), ("recycle", RECYCLE, ""), ("fliptN", FLIP, "s"), ("w>tN", WASTE_TO_COLUMN, "t"),
+    ("w>f", WASTE_TO_FOUNDATION, ""), ("tN>f", COLUMN_TO_FOUNDATION, "s"), ("fN>tN", FOUNDATION_TO_COLUMN, "st"),
+    ("tN>tN(?::N)?", COLUMN_TO_COLUMN, "stn")]]
+_MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
+
+
 class Move(NamedTuple):
-    """A move as a hashable value. Columns and foundations are numbered from 0 here, from 1 in text."""
+    """A move as a hashable value. Columns and foundations are numbered from 0 here, from 1 in text.
+
+    >>> Move(COLUMN_TO_COLUMN, source=2, target=6, count=2)
+    Move.from_text('t3>t7:2')
+    >>> str(Move(WASTE_TO_FOUNDATION))
+    'w>f'
+    """
 
     kind: str
     source: int = -1
@@ -37,331 +68,422 @@ class Move(NamedTuple):
         return f"Move.from_text({str(self)!r})"
 
     def __str__(self) -> str:
-        s, t = self.source + 1, self.target + 1
-        return {DRAW: "draw", RECYCLE: "recycle", FLIP: f"flip t{s}", WASTE_TO_COLUMN: f"w>t{t}",
-                WASTE_TO_FOUNDATION: "w>f", COLUMN_TO_FOUNDATION: f"t{s}>f", FOUNDATION_TO_COLUMN: f"f{s}>t{t}",
-                COLUMN_TO_COLUMN: f"t{s}>t{t}" + (f":{self.count}" if self.count > 1 else "")}[self.kind]
+        n = f":{self.count}" if self.count > 1 else ""
+        return _TEXT[self.kind].format(s=self.source + 1, t=self.target + 1, n=n)
 
     @classmethod
     def from_text(cls, text: str) -> Move:
-        """Read ``draw``, ``recycle``, ``flip t3``, ``w>t3``, ``w>f``, ``t3>f``, ``t3>t7``, ``t3>t7:4``, ``f2>t3``."""
-        m = _NOTATION.fullmatch(re.sub(r"\s+", "", str(text)).lower())
-        if not m:
-            raise InvalidMoveError(f"cannot read a move from {text!r}: write one of draw, recycle, flip t3, "
-                                   "w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3")
-        g = {k: int(v) - 1 if v else None for k, v in m.groupdict().items() if k not in ("word", "wf")}
-        if any(v is not None and v < 0 for v in g.values()):
-            raise InvalidMoveError(f"cannot read a move from {text!r}: columns, foundations and counts start at 1")
-        if m["word"]:
-            return Move(m["word"])
-        if g["flip"] is not None:
-            return Move(FLIP, g["flip"])
-        if g["wt"] is not None:
-            return Move(WASTE_TO_COLUMN, target=g["wt"])
-        if g["tf"] is not None:
-            return Move(COLUMN_TO_FOUNDATION, g["tf"])
-        if g["ff"] is not None:
-            return Move(FOUNDATION_TO_COLUMN, g["ff"], g["ft"])
-        if g["ts"] is not None:
-            return Move(COLUMN_TO_COLUMN, g["ts"], g["tt"], 1 if g["n"] is None else g["n"] + 1)
-        return Move(WASTE_TO_FOUNDATION)
+        """Read ``draw``, ``recycle``, ``flip t3``, ``w>t3``, ``w>f``, ``t3>f``, ``t3>t7``, ``t3>t7:4``, ``f2>t3``.
+
+        Case and spaces do not matter.
+
+        >>> Move.from_text("T3 > t7")
+        Move.from_text('t3>t7')
+        >>> Move.from_text("t0>t1")
+        Traceback (most recent call last):
+        solitaire.moves.InvalidMoveError: cannot read a move from 't0>t1': columns, foundations and counts start at 1
+
+        Raises:
+            InvalidMoveError: for text that is not a move; the message echoes it (cut to a readable length).
+        """
+        compact = re.sub(r"\s+", "", str(text)).lower() if isinstance(text, str) else ""
+        for pattern, kind, groups in _NOTATION:
+            found = pattern.fullmatch(compact)
+            if found:
+                numbers = dict(zip(groups, (int(g) for g in found.groups() if g is not None)))
+                if 0 in numbers.values():
+                    raise InvalidMoveError(f"cannot read a move from {quote(text)}: columns, foundations and counts start at 1")
+                return cls(kind, numbers.get("s", 0) - 1, numbers.get("t", 0) - 1, numbers.get("n", 1))
+        raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}")
 
 
-_NOTATION = re.compile(r"(?P<word>draw|recycle)|flipt(?P<flip>\d+)|w>t(?P<wt>\d+)|(?P<wf>w>f)|t(?P<tf>\d+)>f"
-                       r"|t(?P<ts>\d+)>t(?P<tt>\d+)(?::(?P<n>\d+))?|f(?P<ff>\d+)>t(?P<ft>\d+)")
+@lru_cache(maxsize=8192)  # a table has a few thousand possible moves: each is made once and shared
+def _move(kind: str, source: int = -1, target: int = -1, count: int = 1) -> Move:
+    return Move(kind, source, target, count)
 
 
-class _Rules(NamedTuple):
-    """Lookup tables a variant's rules compile to (indexed by card code)."""
+# --- 2. the rules as lookup tables -----------------------------------------------------------------
+class Rules(NamedTuple):
+    """A variant's rules as lookup tables, each indexed by card code (see ``solitaire.cards``)."""
 
-    step: list[int]  # place in foundation order, -1 if not in the deck
-    next_up: list[int]  # the card that follows on a foundation, -1 if none
-    parents: list[tuple[Card, ...]]  # cards this card may sit on in a column
-    children: list[tuple[Card, ...]]  # cards that may sit on this card
-    empty_ok: list[bool]  # may start an empty column
-    bases: tuple[Card, ...]  # the cards an empty foundation takes (the first rank, each suit)
+    step: list[int]  # the card's place in foundation order (0 starts a foundation), -1 if not in the deck
+    next_up: list[Card | int]  # the card that follows it on a foundation, -1 if none
+    parents: list[tuple[Card, ...]]  # the cards it may sit on in a column
+    children: list[tuple[Card, ...]]  # the cards that may sit on it in a column
+    empty_ok: list[bool]  # may it start an empty column?
+    bases: tuple[Card, ...]  # the cards that start a foundation
+    starters: tuple[Card, ...]  # the cards that may start an empty column
 
 
 @lru_cache(maxsize=64)
-def rules(v: Variant) -> _Rules:
-    """The variant's rules compiled to lookup tables, once per variant (equal variants share them)."""
-    return _compile(v)
+def rules(v: Variant) -> Rules:
+    """The variant's rules compiled once into lookup tables (equal variants share them).
 
-
-def _compile(v: Variant) -> _Rules:
+    >>> from solitaire import KLONDIKE, ITALIAN, Card
+    >>> [str(c) for c in rules(KLONDIKE).parents[Card("7♥")]], str(rules(ITALIAN).next_up[Card("A♠")])
+    (['8♣', '8♠'], 'K♠')
+    """
     step = [-1] * 64
-    for c in _CARDS.values():
+    for c in ALL_CARDS:
         if c.rank_name in v.ranks:
             step[c] = v.ranks.index(c.rank_name)
-    deck = [c for c in _CARDS.values() if step[c] >= 0]
+    deck = [c for c in ALL_CARDS if step[c] >= 0]
     up = -1 if v.columns_follow_foundation_order else 1  # a column card sits on the card `up` steps away
 
     def fits(c: Card, under: Card) -> bool:
         colour = {"alternate": c.is_red != under.is_red, "suit": c.suit == under.suit, "any": True}[v.build]
         return colour and step[under] == step[c] + up
 
-    next_up = [-1] * 64
+    next_up, parents, children, empty_ok = [-1] * 64, [()] * 64, [()] * 64, [False] * 64
     for c in deck:
-        nxt = [d for d in deck if d.suit == c.suit and step[d] == step[c] + 1]
-        next_up[c] = nxt[0] if nxt else -1
-    parents = [tuple(u for u in deck if fits(_CARDS[c], u)) if step[c] >= 0 else () for c in range(64)]
-    children = [tuple(c for c in deck if fits(c, _CARDS[u])) if step[u] >= 0 else () for u in range(64)]
-    allowed = v.empty_column_ranks
-    empty_ok = [step[c] >= 0 and (allowed is None or _CARDS[c].rank_name in allowed) if c in _CARDS else False
-                for c in range(64)]
-    return _Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0))
+        next_up[c] = next((d for d in deck if d.suit == c.suit and step[d] == step[c] + 1), -1)
+        parents[c] = tuple(u for u in deck if fits(c, u))
+        children[c] = tuple(d for d in deck if fits(d, c))
+        empty_ok[c] = v.empty_column_ranks is None or c.rank_name in v.empty_column_ranks
+    return Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0),
+                 tuple(c for c in deck if empty_ok[c]))
 
 
-_N = 16  # moves for up to 16 columns and foundations (the most a Variant allows) are made once and shared
-_FLIP = [Move(FLIP, s) for s in range(_N)]
-_W2T = [Move(WASTE_TO_COLUMN, target=d) for d in range(_N)]
-_T2F = [Move(COLUMN_TO_FOUNDATION, s) for s in range(_N)]
-_F2T = [[Move(FOUNDATION_TO_COLUMN, f, d) for d in range(_N)] for f in range(_N)]
-_T2T = [[[Move(COLUMN_TO_COLUMN, s, d, k) for k in range(_N + 1)] for d in range(_N)] for s in range(_N)]
-_DRAW, _RECYCLE, _W2F = Move(DRAW), Move(RECYCLE), Move(WASTE_TO_FOUNDATION)
-
-
-def foundation_wants(p: Position | Observation) -> dict[Card, int]:
+# --- 3. two questions the rules keep asking --------------------------------------------------------
+def foundation_wants(p: Position | Observation, r: Rules | None = None) -> dict[Card, int]:
     """The foundations' next cards: each card some foundation takes now, with the first foundation that takes it.
 
     >>> from solitaire import KLONDIKE, deal
-    >>> sorted(str(c) for c in foundation_wants(deal(KLONDIKE, 1)))  # every foundation is empty
+    >>> sorted(str(c) for c in foundation_wants(deal(KLONDIKE, 1)))  # every foundation is empty: the Aces
     ['A♠', 'A♣', 'A♥', 'A♦']
     """
-    r = rules(p.variant)
+    r = r or rules(p.variant)
     wants: dict[Card, int] = {}
-    for i, pile in enumerate(p.foundations):
-        if pile:
-            nxt = r.next_up[pile[-1]]
-            if nxt >= 0:
-                wants.setdefault(_CARDS[nxt], i)
-        elif r.bases[0] not in wants:
-            wants.update(dict.fromkeys(r.bases, i))
+    for f, pile in enumerate(p.foundations):
+        if not pile:
+            if r.bases[0] not in wants:
+                wants.update(dict.fromkeys(r.bases, f))
+        elif r.next_up[pile[-1]] >= 0:
+            wants.setdefault(r.next_up[pile[-1]], f)
     return wants
 
 
-def legal_moves(p: Position) -> list[Move]:
-    """Every move the rules allow in position ``p``."""
-    v = p.variant
-    cols = p.columns
-    r = rules(v)
-    step, parents, children, empty_ok, next_up = r.step, r.parents, r.children, r.empty_ok, r.next_up
-    founds = p.foundations
-    wanted = foundation_wants(p)
-    hidden = p.hidden
-    targets: dict[int, list[int]] = {}  # card -> columns whose top would take it
-    empties = []
-    j = 0
-    for col in cols:
-        if not col:
-            empties.append(j)
-        elif len(col) > hidden[j]:
-            for c in children[col[-1]]:
-                if c in targets:
-                    targets[c].append(j)
-                else:
-                    targets[c] = [j]
-        j += 1
-    moves: list[Move] = []
-    add = moves.append
-    s = -1
-    for col in cols:
-        s += 1
-        h = hidden[s]
-        i = len(col) - 1
-        if i < h:
-            if col and not v.auto_flip:
-                add(_FLIP[s])
-            continue
-        top = col[i]
-        if top in wanted:
-            add(_T2F[s])
-        t2t = _T2T[s]
-        k = 1
-        while True:
-            c = col[i]
-            if c in targets:
-                for d in targets[c]:
-                    add(t2t[d][k])
-            if empties and empty_ok[c]:
-                for d in empties:
-                    add(t2t[d][k])
-            if i == h or col[i - 1] not in parents[c]:
-                break
-            i -= 1
-            k += 1
-    if p.waste:
-        w = p.waste[-1]
-        if v.waste_to_foundation and w in wanted:
-            add(_W2F)
-        if w in targets:
-            for d in targets[w]:
-                add(_W2T[d])
-        if empties and empty_ok[w]:
-            for d in empties:
-                add(_W2T[d])
-    if v.foundation_to_tableau:
-        for f, pile in enumerate(founds):
-            if pile:
-                c = pile[-1]
-                moves.extend(_F2T[f][d] for d in targets.get(c, ()))
-                if empty_ok[c]:
-                    moves.extend(_F2T[f][d] for d in empties)
-    if v.draw_only_when_stuck and any(makes_progress(p, m) for m in moves):
-        return moves
-    if p.stock:
-        add(_DRAW)
-    elif p.waste and (v.passes is None or p.recycles < v.passes - 1):
-        add(_RECYCLE)
-    return moves
+def foundation_for(p: Position, c: Card) -> int:
+    """The foundation card ``c`` goes to (the first that takes it), or -1.
+
+    >>> from solitaire import KLONDIKE, Card, deal
+    >>> foundation_for(deal(KLONDIKE, 1), Card("A♦")), foundation_for(deal(KLONDIKE, 1), Card("2♦"))
+    (0, -1)
+    """
+    return foundation_wants(p).get(c, -1)
 
 
 def makes_progress(p: Position, m: Move) -> bool:
-    """Does ``m`` make progress: a flip, a waste card played, a card to a foundation, or a face-down card uncovered?
+    """Does ``m`` make progress: a flip, a waste card played, a card to a foundation, a face-down card uncovered?
 
     Draws, recycles and the other column and foundation moves lead nowhere by themselves.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> makes_progress(deal(KLONDIKE, 1), Move(DRAW))
+    False
     """
     if m.kind in _ALWAYS_PROGRESS:
         return True
     return m.kind == COLUMN_TO_COLUMN and 0 < p.hidden[m.source] == len(p.columns[m.source]) - m.count
 
 
-def foundation_for(p: Position, c: Card) -> int:
-    """The foundation a card goes to: the first that takes it, or -1."""
-    return foundation_wants(p).get(c, -1)
-
-
-def apply(p: Position, m: Move) -> Position:
-    """The position after a legal move (pure: ``p`` is unchanged). Check legality first."""
-    v, kind = p.variant, m.kind
-    if kind == DRAW:
-        n = min(v.draw, len(p.stock))
-        return Position(v, p.stock[:-n], p.waste + p.stock[:-n - 1:-1], p.foundations, p.columns, p.hidden,
-                        p.recycles)
-    if kind == RECYCLE:
-        return Position(v, p.waste[::-1], (), p.foundations, p.columns, p.hidden, p.recycles + 1)
-    cols, hidden, waste, founds = p.columns, p.hidden, p.waste, p.foundations
-    if kind == FLIP:
-        s = m.source
-        return Position(v, p.stock, waste, founds, cols, hidden[:s] + (hidden[s] - 1,) + hidden[s + 1:], p.recycles)
-    if kind == COLUMN_TO_COLUMN:
-        cols = list(cols)
-        s, d, k = m.source, m.target, m.count
-        src = cols[s]
-        cols[s], cols[d] = src[:-k], cols[d] + src[-k:]
-    elif kind == WASTE_TO_COLUMN:
-        cols = list(cols)
-        cols[m.target] += waste[-1:]
-        waste = waste[:-1]
-    elif kind == FOUNDATION_TO_COLUMN:
-        cols, founds = list(cols), list(founds)
-        cols[m.target] += founds[m.source][-1:]
-        founds[m.source] = founds[m.source][:-1]
-        founds = tuple(founds)
-    else:  # to a foundation, from the waste or a column
-        c = waste[-1] if kind == WASTE_TO_FOUNDATION else cols[m.source][-1]
-        f = foundation_for(p, c)
-        founds = founds[:f] + (founds[f] + (c,),) + founds[f + 1:]
-        if kind == WASTE_TO_FOUNDATION:
-            waste = waste[:-1]
-        else:
-            cols = list(cols)
-            cols[m.source] = cols[m.source][:-1]
-    if v.auto_flip and m.source >= 0 and kind in (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION):
-        s = m.source
-        if cols[s] and len(cols[s]) == hidden[s]:
-            hidden = hidden[:s] + (hidden[s] - 1,) + hidden[s + 1:]
-    return Position(v, p.stock, waste, founds, tuple(cols), hidden, p.recycles)
-
-
 def is_won(p: Position) -> bool:
+    """Is every card on a foundation?
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> is_won(deal(KLONDIKE, 1))
+    False
+    """
     return sum(map(len, p.foundations)) == p.variant.deck_size
 
 
+# --- 4. legal moves: one function per kind of move -------------------------------------------------
+def legal_moves(p: Position) -> list[Move]:
+    """Every move the rules allow in ``p``: column by column, then the waste, the foundations, the stock.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> legal_moves(deal(KLONDIKE, 1))
+    [Move.from_text('t1>t7'), Move.from_text('draw')]
+    """
+    r = rules(p.variant)
+    targets, wants = column_targets(p, r), foundation_wants(p, r)
+    moves = _column_moves(p, r, targets, wants)
+    if p.waste:
+        moves += _waste_moves(p, targets, wants)
+    if p.variant.foundation_to_tableau:
+        moves += _foundation_to_column_moves(p, targets)
+    if not p.variant.draw_only_when_stuck or not any(makes_progress(p, m) for m in moves):
+        moves += _stock_moves(p)
+    return moves
+
+
+def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
+    """Where a card may go in the columns now: {card: the columns that take it, left to right}.
+
+    >>> from solitaire import KLONDIKE, Card, deal
+    >>> column_targets(deal(KLONDIKE, 1), rules(KLONDIKE))[Card("7♦")]  # onto 8♠ in column 7
+    [6]
+    """
+    targets: dict[Card, list[int]] = {}
+    empty = []
+    for d, col in enumerate(p.columns):
+        if not col:
+            empty.append(d)
+        elif len(col) > p.hidden[d]:  # a face-up top card takes its children
+            for c in r.children[col[-1]]:
+                if c in targets:
+                    targets[c].append(d)
+                else:
+                    targets[c] = [d]
+    for c in r.starters if empty else ():
+        targets[c] = targets.get(c, []) + empty
+    return targets
+
+
+def _column_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Move]:
+    """Out of each column in turn: a flip, or the top card to a foundation and each build onto a column."""
+    moves = []
+    for s, col in enumerate(p.columns):
+        h = p.hidden[s]
+        if len(col) == h:  # empty, or the top card is face down
+            if col and not p.variant.auto_flip:
+                moves.append(_move(FLIP, s))
+            continue
+        if col[-1] in wants:
+            moves.append(_move(COLUMN_TO_FOUNDATION, s))
+        k = 1  # the top k cards move as one build
+        while True:
+            for d in targets.get(col[-k], ()):
+                moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
+            if k == len(col) - h or col[-k - 1] not in r.parents[col[-k]]:
+                break  # the next card down is face down, or the card above does not sit on it
+            k += 1
+    return moves
+
+
+def _waste_moves(p: Position, targets: dict, wants: dict) -> list[Move]:
+    """The waste's top card to its foundation (where the variant allows it) or onto a column."""
+    top = p.waste[-1]
+    moves = [_move(WASTE_TO_FOUNDATION)] if p.variant.waste_to_foundation and top in wants else []
+    return moves + [_move(WASTE_TO_COLUMN, target=d) for d in targets.get(top, ())]
+
+
+def _foundation_to_column_moves(p: Position, targets: dict) -> list[Move]:
+    """A foundation's top card back onto a column (where the variant allows it)."""
+    return [_move(FOUNDATION_TO_COLUMN, f, d) for f, pile in enumerate(p.foundations) if pile
+            for d in targets.get(pile[-1], ())]
+
+
+def _stock_moves(p: Position) -> list[Move]:
+    """Draw while the stock holds cards; then recycle the waste, while passes are left."""
+    if p.stock:
+        return [_move(DRAW)]
+    if p.waste and _passes_left(p):
+        return [_move(RECYCLE)]
+    return []
+
+
+def _passes_left(p: Position) -> bool:
+    return p.variant.passes is None or p.recycles < p.variant.passes - 1
+
+
+# --- 5. apply: one function per kind of move -------------------------------------------------------
+def apply(p: Position, m: Move) -> Position:
+    """The position after a legal move (pure: ``p`` is unchanged). Check legality first.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> p = deal(KLONDIKE, 1)
+    >>> q = apply(p, Move(DRAW))
+    >>> len(q.stock), q.waste == p.stock[-1:], len(p.stock)
+    (23, True, 24)
+    """
+    return _APPLY[m.kind](p, m)
+
+
+def _draw(p: Position, m: Move) -> Position:
+    n = min(p.variant.draw, len(p.stock))  # the top n cards, turned over one by one onto the waste
+    return Position(p.variant, p.stock[:-n], p.waste + p.stock[:-n - 1:-1], *p[3:])
+
+
+def _recycle(p: Position, m: Move) -> Position:
+    return p._replace(stock=p.waste[::-1], waste=(), recycles=p.recycles + 1)
+
+
+def _flip(p: Position, m: Move) -> Position:
+    return p._replace(hidden=_one_less(p.hidden, m.source))
+
+
+def _one_less(hidden: tuple[int, ...], s: int) -> tuple[int, ...]:
+    return hidden[:s] + (hidden[s] - 1,) + hidden[s + 1:]
+
+
+def _take(p: Position, s: int, k: int) -> tuple[list[tuple[Card, ...]], tuple[int, ...]]:
+    """The columns and face-down counts once the top ``k`` cards leave column ``s`` (where the variant flips
+    automatically, a face-down card left on top turns up)."""
+    cols, hidden = list(p.columns), p.hidden
+    cols[s] = cols[s][:-k]
+    if p.variant.auto_flip and cols[s] and len(cols[s]) == hidden[s]:
+        hidden = _one_less(hidden, s)
+    return cols, hidden
+
+
+def _column_to_column(p: Position, m: Move) -> Position:
+    cols, hidden = _take(p, m.source, m.count)
+    cols[m.target] += p.columns[m.source][-m.count:]
+    return Position(p.variant, p.stock, p.waste, p.foundations, tuple(cols), hidden, p.recycles)
+
+
+def _waste_to_column(p: Position, m: Move) -> Position:
+    cols = list(p.columns)
+    cols[m.target] += p.waste[-1:]
+    return Position(p.variant, p.stock, p.waste[:-1], p.foundations, tuple(cols), p.hidden, p.recycles)
+
+
+def _onto_foundation(p: Position, c: Card) -> tuple[tuple[Card, ...], ...]:
+    f = foundation_for(p, c)
+    return p.foundations[:f] + (p.foundations[f] + (c,),) + p.foundations[f + 1:]
+
+
+def _waste_to_foundation(p: Position, m: Move) -> Position:
+    return Position(p.variant, p.stock, p.waste[:-1], _onto_foundation(p, p.waste[-1]), *p[4:])
+
+
+def _column_to_foundation(p: Position, m: Move) -> Position:
+    cols, hidden = _take(p, m.source, 1)
+    founds = _onto_foundation(p, p.columns[m.source][-1])
+    return Position(p.variant, p.stock, p.waste, founds, tuple(cols), hidden, p.recycles)
+
+
+def _foundation_to_column(p: Position, m: Move) -> Position:
+    cols, founds = list(p.columns), list(p.foundations)
+    cols[m.target] += founds[m.source][-1:]
+    founds[m.source] = founds[m.source][:-1]
+    return p._replace(foundations=tuple(founds), columns=tuple(cols))
+
+
+_APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip, COLUMN_TO_COLUMN: _column_to_column,
+          WASTE_TO_COLUMN: _waste_to_column, WASTE_TO_FOUNDATION: _waste_to_foundation,
+          COLUMN_TO_FOUNDATION: _column_to_foundation, FOUNDATION_TO_COLUMN: _foundation_to_column}
+
+
+# --- 6. why a move is illegal: one check per rule --------------------------------------------------
 def explain_illegal(p: Position, m: Move) -> str | None:
-    """Why ``m`` breaks the rules in ``p``, in a student's words; None if it is legal."""
-    v, kind = p.variant, m.kind
-    n, nf = len(p.columns), len(p.foundations)
-    r = rules(v)
-    if kind in STOCK_MOVES and v.draw_only_when_stuck:
-        progress = next((m for m in legal_moves(p) if makes_progress(p, m)), None)
+    """Why ``m`` breaks the rules in ``p``, in a student's words; None if it is legal.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> explain_illegal(deal(KLONDIKE, 1), Move.from_text("t1>t9"))
+    'there is no column 9: columns are t1 to t7'
+    """
+    if m.kind in STOCK_MOVES:
+        return _why_not_stock(p, m)
+    why = _why_not_there(p, m)
+    if why or m.kind == FLIP:
+        return why or _why_not_flip(p, m.source)
+    moving, why = _moving_cards(p, m)
+    if why:
+        return why
+    if m.kind in TO_FOUNDATION:
+        return _why_not_to_foundation(p, moving[0])
+    return _why_not_onto_column(p, moving[0], m.target)
+
+
+def _why_not_stock(p: Position, m: Move) -> str | None:
+    v = p.variant
+    if v.draw_only_when_stuck:
+        progress = next((move for move in legal_moves(p) if makes_progress(p, move)), None)
         if progress is not None:
-            return (f"in {v.name} you may {kind} only when no move that makes progress is left, "
-                    f"and {progress} is possible")
-    if kind == DRAW:
+            return f"in {v.name} you may {m.kind} only when no move that makes progress is left, and {progress} is possible"
+    if m.kind == DRAW:
         return "the stock is empty: recycle the waste to turn it into a new stock" if not p.stock else None
-    if kind == RECYCLE:
-        if p.stock:
-            return "you may recycle only when the stock is empty: draw the remaining cards first"
-        if not p.waste:
-            return "the waste is empty: there is nothing to recycle"
-        if v.passes is not None and p.recycles >= v.passes - 1:
-            return f"{v.name} allows only {v.passes} pass(es) through the stock, and they are used up"
-        return None
-    for index, size, what in ((m.source, n, "column"), (m.target, n, "column")):
-        if kind in (FLIP, COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN) and index is m.source or (
-                kind in (WASTE_TO_COLUMN, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN) and index is m.target):
-            if not 0 <= index < size:
-                return f"there is no {what} {index + 1}: columns are t1 to t{n}"
-    if kind == FOUNDATION_TO_COLUMN and not 0 <= m.source < nf:
-        return f"there is no foundation {m.source + 1}: foundations are f1 to f{nf}"
-    if kind == FLIP:
-        col, h = p.columns[m.source], p.hidden[m.source]
-        if not col:
-            return f"column {m.source + 1} is empty: there is nothing to flip"
-        if len(col) > h:
-            return f"the top card of column {m.source + 1} ({col[-1]}) is already face up"
-        return f"{v.name} turns face-down cards automatically" if v.auto_flip else None
-    # find the moving cards
-    if kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
-        if not p.waste:
-            return "the waste is empty: draw a card from the stock first"
-        moving: tuple[Card, ...] = p.waste[-1:]
-        if kind == WASTE_TO_FOUNDATION and not v.waste_to_foundation:
-            return f"in {v.name} the waste card may go only to a column, not to a foundation"
-    elif kind == FOUNDATION_TO_COLUMN:
-        if not v.foundation_to_tableau:
-            return f"in {v.name} cards never come back from a foundation"
-        if not p.foundations[m.source]:
-            return f"foundation {m.source + 1} is empty"
-        moving = p.foundations[m.source][-1:]
-    else:
-        col, h, s = p.columns[m.source], p.hidden[m.source], m.source + 1
-        if not col:
-            return f"column {s} is empty: there is no card to move"
-        if len(col) == h:
-            return f"the top card of column {s} is face down: flip it first (flip t{s})"
-        if m.count < 1 or m.count > len(col) - h:
-            return f"column {s} has {len(col) - h} face-up card(s), so it cannot move {m.count}"
-        moving = col[-m.count:]
-        for below, above in zip(moving, moving[1:]):
-            if below not in r.parents[above]:
-                return f"{above} on {below} is not part of a build, so those {m.count} cards cannot move as one"
-        if kind == COLUMN_TO_COLUMN and m.source == m.target:
-            return "a card cannot move onto its own column"
-    first = moving[0]
-    if kind in (WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION):
-        if foundation_for(p, first) >= 0:
-            return None
-        base = v.ranks[0]
-        return (f"{first} cannot go to a foundation: a foundation takes the next card of its suit "
-                f"(in the order {' '.join(v.ranks)}), and an empty one takes only {rank_phrase(base)}")
-    target = p.columns[m.target]
-    if not target:
-        return None if r.empty_ok[first] else f"{first} cannot go on the empty column {m.target + 1}: {v.empty_column_rule()}"
-    if len(target) == p.hidden[m.target]:
-        return f"the top card of column {m.target + 1} is face down: nothing can go on it"
-    if target[-1] not in r.parents[first]:
-        return f"{first} cannot go on {target[-1]}: {v.column_rule()}"
+    if p.stock:
+        return "you may recycle only when the stock is empty: draw the remaining cards first"
+    if not p.waste:
+        return "the waste is empty: there is nothing to recycle"
+    if not _passes_left(p):
+        return f"{v.name} allows only {v.passes} pass(es) through the stock, and they are used up"
     return None
 
 
-# --- the end of the game lives in solitaire.endgame; these names stay importable from here ------------
-_MOVED = ("over_reason", "progress_possible", "reachable_waste_tops", "accepted_cards")
+def _why_not_there(p: Position, m: Move) -> str | None:
+    """The move names a column or foundation the table does not have."""
+    n, nf = len(p.columns), len(p.foundations)
+    sources = [m.source] if m.kind in (FLIP, COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN) else []
+    for index in sources + ([m.target] if m.kind in (WASTE_TO_COLUMN, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN) else []):
+        if not 0 <= index < n:
+            return f"there is no column {index + 1}: columns are t1 to t{n}"
+    if m.kind == FOUNDATION_TO_COLUMN and not 0 <= m.source < nf:
+        return f"there is no foundation {m.source + 1}: foundations are f1 to f{nf}"
+    return None
 
 
-def __getattr__(name: str):
-    if name in _MOVED:
+def _why_not_flip(p: Position, s: int) -> str | None:
+    col, h, v = p.columns[s], p.hidden[s], p.variant
+    if not col:
+        return f"column {s + 1} is empty: there is nothing to flip"
+    if len(col) > h:
+        return f"the top card of column {s + 1} ({col[-1]}) is already face up"
+    return f"{v.name} turns face-down cards automatically" if v.auto_flip else None
+
+
+def _moving_cards(p: Position, m: Move) -> tuple[tuple[Card, ...], str | None]:
+    """The cards ``m`` picks up (bottom first), or why it cannot pick them up."""
+    v = p.variant
+    if m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
+        if not p.waste:
+            return (), "the waste is empty: draw a card from the stock first"
+        if m.kind == WASTE_TO_FOUNDATION and not v.waste_to_foundation:
+            return (), f"in {v.name} the waste card may go only to a column, not to a foundation"
+        return p.waste[-1:], None
+    if m.kind == FOUNDATION_TO_COLUMN:
+        if not v.foundation_to_tableau:
+            return (), f"in {v.name} cards never come back from a foundation"
+        if not p.foundations[m.source]:
+            return (), f"foundation {m.source + 1} is empty"
+        return p.foundations[m.source][-1:], None
+    return _moving_build(p, m)
+
+
+def _moving_build(p: Position, m: Move) -> tuple[tuple[Card, ...], str | None]:
+    """The top ``m.count`` cards of column ``m.source``, if they may move as one build."""
+    col, h, s = p.columns[m.source], p.hidden[m.source], m.source + 1
+    if not col:
+        return (), f"column {s} is empty: there is no card to move"
+    if len(col) == h:
+        return (), f"the top card of column {s} is face down: flip it first (flip t{s})"
+    if m.count < 1 or m.count > len(col) - h:
+        return (), f"column {s} has {len(col) - h} face-up card(s), so it cannot move {m.count}"
+    moving = col[-m.count:]
+    for below, above in zip(moving, moving[1:]):
+        if below not in rules(p.variant).parents[above]:
+            return (), f"{above} on {below} is not part of a build, so those {m.count} cards cannot move as one"
+    if m.kind == COLUMN_TO_COLUMN and m.source == m.target:
+        return (), "a card cannot move onto its own column"
+    return moving, None
+
+
+def _why_not_to_foundation(p: Position, c: Card) -> str | None:
+    """A foundation takes the next card of its suit; an empty one takes only a first-rank card."""
+    if foundation_for(p, c) >= 0:
+        return None
+    v = p.variant
+    return (f"{c} cannot go to a foundation: a foundation takes the next card of its suit (in the order "
+            f"{' '.join(v.ranks)}), and an empty one takes only {rank_phrase(v.ranks[0])}")
+
+
+def _why_not_onto_column(p: Position, c: Card, t: int) -> str | None:
+    """A column takes a card that may sit on its face-up top card; an empty column, what the variant allows."""
+    target, v = p.columns[t], p.variant
+    if not target:
+        return None if rules(v).empty_ok[c] else f"{c} cannot go on the empty column {t + 1}: {v.empty_column_rule()}"
+    if len(target) == p.hidden[t]:
+        return f"the top card of column {t + 1} is face down: nothing can go on it"
+    if target[-1] not in rules(v).parents[c]:
+        return f"{c} cannot go on {target[-1]}: {v.column_rule()}"
+    return None
+
+
+def __getattr__(name: str):  # the end of the game moved to solitaire.endgame: its names stay importable here
+    if name in ("over_reason", "progress_possible", "reachable_waste_tops", "accepted_cards"):
         from . import endgame
         return getattr(endgame, name)
     raise AttributeError(f"module 'solitaire.moves' has no attribute {name!r}")

@@ -53,11 +53,14 @@ SOURCE_MARK, TARGET_MARK = "#ffc400", "#4fd8ff"
 FONT = "DejaVu Sans, Segoe UI Symbol, Arial, sans-serif"
 
 
-class _Mark(NamedTuple):
-    """A highlight: how many top cards of a pile (0 = the pile's place), and in which colour."""
+class Highlight(NamedTuple):
+    """A highlighted pile: how many of its top cards (0 = the pile's place) and the role, 'source' or 'target'."""
 
     cards: int
-    colour: str
+    role: str
+
+
+ROLE_COLOURS = {"source": SOURCE_MARK, "target": TARGET_MARK}
 
 
 def card_svg(card: Card, x: float = 0, y: float = 0, *, face_up: bool = True, big: bool = True) -> str:
@@ -100,9 +103,18 @@ def _outline(x: float, y: float, height: float, colour: str) -> str:
             f'stroke="{colour}" stroke-width="3"/>')
 
 
-def _marks(p: Position, highlight: Move | str | Iterable[str] | None) -> dict[str, _Mark]:
-    """Read ``highlight``: a move (its source in gold, its target in blue), or pile names such as 't3', 't3:2',
-    'waste', 'stock', 'f1'."""
+def highlights(p: Position, highlight: Move | str | Iterable[str] | None) -> dict[str, Highlight]:
+    """The one reading of a highlight, shared by the SVG picture and the card table widget.
+
+    ``highlight`` is a move (its source pile marked 'source', its target 'target') or pile names such as
+    't3', 't3:2' (the top two cards), 'waste', 'stock', 'f1' (all marked 'source').
+
+    >>> from solitaire import Game
+    >>> highlights(Game("klondike", seed=1).position, "t1>t7")
+    {'t1': Highlight(cards=1, role='source'), 't7': Highlight(cards=0, role='target')}
+    >>> highlights(Game("klondike", seed=1).position, ["t3:2", "w"])
+    {'t3': Highlight(cards=2, role='source'), 'waste': Highlight(cards=1, role='source')}
+    """
     if highlight is None:
         return {}
     if isinstance(highlight, str) and not _is_pile_name(highlight):
@@ -113,7 +125,7 @@ def _marks(p: Position, highlight: Move | str | Iterable[str] | None) -> dict[st
     marks = {}
     for name in names:
         pile, _, count = str(name).strip().lower().partition(":")
-        marks[_canonical(pile)] = _Mark(int(count) if count else 1, SOURCE_MARK)
+        marks[_canonical(pile)] = Highlight(int(count) if count else 1, "source")
     return marks
 
 
@@ -126,23 +138,23 @@ def _canonical(pile: str) -> str:
     return {"s": "stock", "w": "waste"}.get(pile, pile)
 
 
-def _move_marks(p: Position, m: Move) -> dict[str, _Mark]:
-    marks: dict[str, _Mark] = {}
+def _move_marks(p: Position, m: Move) -> dict[str, Highlight]:
+    marks: dict[str, Highlight] = {}
     if m.kind in (DRAW, RECYCLE):
-        marks["stock"] = _Mark(1, SOURCE_MARK)
+        marks["stock"] = Highlight(1, "source")
     elif m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
-        marks["waste"] = _Mark(1, SOURCE_MARK)
+        marks["waste"] = Highlight(1, "source")
     elif m.kind == FOUNDATION_TO_COLUMN:
-        marks[f"f{m.source + 1}"] = _Mark(1, SOURCE_MARK)
+        marks[f"f{m.source + 1}"] = Highlight(1, "source")
     else:
-        marks[f"t{m.source + 1}"] = _Mark(m.count, SOURCE_MARK)
+        marks[f"t{m.source + 1}"] = Highlight(m.count, "source")
     if m.kind in (WASTE_TO_COLUMN, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN):
-        marks.setdefault(f"t{m.target + 1}", _Mark(0, TARGET_MARK))
+        marks.setdefault(f"t{m.target + 1}", Highlight(0, "target"))
     elif m.kind in (WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION):
         pile = p.waste if m.kind == WASTE_TO_FOUNDATION else p.columns[m.source] if m.source < len(p.columns) else ()
         f = foundation_for(p, pile[-1]) if pile else -1
         if f >= 0:
-            marks[f"f{f + 1}"] = _Mark(0, TARGET_MARK)
+            marks[f"f{f + 1}"] = Highlight(0, "target")
     return marks
 
 
@@ -192,7 +204,7 @@ def svg(position: Position, *, highlight: Move | str | Iterable[str] | None = No
     ``labels`` names the piles as the move notation does (t1, f1 ...). ``scale`` resizes the picture.
     """
     p, v = position, position.variant
-    marks = _marks(p, highlight)
+    marks = highlights(p, highlight)
     width, height, column_x, waste_x, foundation_x, column_y = _layout(p)
     top_y = MARGIN + LABEL
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{round(width * scale)}" height="{round(height * scale)}" '
@@ -246,5 +258,5 @@ def svg(position: Position, *, highlight: Move | str | Iterable[str] | None = No
     return "".join(out)
 
 
-def _mark_pile(mark: _Mark | None, x: float, y: float, height: float) -> str:
-    return _outline(x, y, height, mark.colour) if mark else ""
+def _mark_pile(mark: Highlight | None, x: float, y: float, height: float) -> str:
+    return _outline(x, y, height, ROLE_COLOURS.get(mark.role, SOURCE_MARK)) if mark else ""

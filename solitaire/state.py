@@ -1,9 +1,13 @@
-"""Positions (immutable), seeded deals, and what a player may see."""
+"""Positions (immutable), seeded deals, and what a player may see.
+
+Read ``Position`` (the whole true state of a game), ``Observation`` and ``observe`` (what a player sees),
+then how a seed deals the cards: ``SplitMix64`` shuffles, ``deal`` and ``deal_cards`` lay them out.
+"""
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Card, full_deck
+from .cards import Card, full_deck, quote
 from .variants import Variant
 
 Pile = tuple[Card, ...]
@@ -11,7 +15,13 @@ _MASK = (1 << 64) - 1
 
 
 class Position(NamedTuple):
-    """The whole true state of a game. Piles list cards bottom first, so ``pile[-1]`` is the top."""
+    """The whole true state of a game. Piles list cards bottom first, so ``pile[-1]`` is the top.
+
+    >>> from solitaire import KLONDIKE
+    >>> p = deal(KLONDIKE, 1)
+    >>> len(p.stock), p.waste, [len(c) for c in p.columns], p.hidden
+    (24, (), [1, 2, 3, 4, 5, 6, 7], (0, 1, 2, 3, 4, 5, 6))
+    """
 
     variant: Variant
     stock: Pile
@@ -26,9 +36,11 @@ class Position(NamedTuple):
         return [c for pile in (self.stock, self.waste, *self.foundations, *self.columns) for c in pile]
 
     def on_foundations(self) -> int:
+        """How many cards are on the foundations."""
         return sum(map(len, self.foundations))
 
     def face_down(self) -> int:
+        """How many cards lie face down in the columns."""
         return sum(self.hidden)
 
 
@@ -45,17 +57,31 @@ class Observation(NamedTuple):
 
 
 def observe(position: Position) -> Observation:
+    """What a player may see of ``position``.
+
+    >>> from solitaire import KLONDIKE
+    >>> obs = observe(deal(KLONDIKE, 1))
+    >>> obs.stock_size, [len(c) for c in obs.columns]
+    (24, [1, 1, 1, 1, 1, 1, 1])
+    """
     p = position
     return Observation(p.variant, len(p.stock), p.waste, p.foundations,
                        tuple(col[h:] for col, h in zip(p.columns, p.hidden)), p.hidden, p.recycles)
 
 
 class SplitMix64:
-    """A tiny, fully specified random generator, so a seed deals the same cards on every platform."""
+    """A tiny, fully specified random generator, so a seed deals the same cards on every platform.
+
+    >>> SplitMix64(7).below(10), SplitMix64(7).below(10)
+    (7, 7)
+
+    Raises:
+        ValueError: unless the seed is a whole number >= 0.
+    """
 
     def __init__(self, seed: int) -> None:
-        if not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"a seed must be a whole number >= 0, got {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"a seed must be a whole number >= 0, got {quote(seed)}")
         self.state = seed & _MASK
 
     def next64(self) -> int:
@@ -80,19 +106,38 @@ class SplitMix64:
 
 
 def shuffled_deck(variant: Variant, seed: int) -> list[Card]:
-    """The variant's deck in the order it is dealt (first card dealt first)."""
+    """The variant's deck in the order it is dealt (first card dealt first).
+
+    >>> from solitaire import ITALIAN
+    >>> len(shuffled_deck(ITALIAN, 3)), shuffled_deck(ITALIAN, 3) == shuffled_deck(ITALIAN, 3)
+    (32, True)
+    """
     deck = full_deck(variant.ranks, variant.decks)
     SplitMix64(seed).shuffle(deck)
     return deck
 
 
 def deal(variant: Variant, seed: int) -> Position:
-    """Deal row by row, left to right; the rest of the deck is the stock."""
+    """Deal row by row, left to right; the rest of the deck is the stock.
+
+    >>> from solitaire import KLONDIKE
+    >>> [str(col[-1]) for col in deal(KLONDIKE, 1).columns]
+    ['7♦', '6♦', '2♦', '2♣', 'K♥', 'J♠', '8♠']
+
+    Raises:
+        ValueError: unless the seed is a whole number >= 0.
+    """
     return deal_cards(variant, shuffled_deck(variant, seed))
 
 
 def deal_cards(variant: Variant, deck: list[Card]) -> Position:
-    """Deal a given deck order (first card dealt first)."""
+    """Deal a given deck order (first card dealt first); Aces set aside go to the first empty foundation.
+
+    >>> from solitaire import KLONDIKE
+    >>> from solitaire.cards import full_deck
+    >>> [str(col[-1]) for col in deal_cards(KLONDIKE, full_deck()).columns]
+    ['A♣', '8♣', 'A♦', '6♦', '10♦', 'K♦', '2♥']
+    """
     cards = iter(deck)
     columns: list[list[Card]] = [[] for _ in variant.columns]
     foundations: list[list[Card]] = [[] for _ in range(variant.foundations)]

@@ -1,19 +1,34 @@
-"""Variants are data: every rule of a game is a field of a frozen dataclass."""
+"""Variants are data: every rule of a game is a field of a frozen dataclass.
+
+Read ``Variant`` (its fields are the rules; impossible values are refused when it is made), then the three
+games of the kit (``KLONDIKE``, ``SOLIJOY``, ``ITALIAN``) and ``get_variant``, which finds one by name.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .cards import RANK_NAMES
+from .cards import RANK_NAMES, quote
 
 STANDARD_RANKS = tuple(RANK_NAMES[1:])
 BUILDS = ("alternate", "suit", "any")
 
 
+class InvalidVariantError(ValueError):
+    """A variant's rules are of the wrong type or cannot be played together."""
+
+
 @dataclass(frozen=True)
 class Variant:
-    """The rules of one Klondike-family game.
+    """The rules of one Klondike-family game; ``ranks`` lists the ranks in foundation order.
 
-    ``ranks`` lists the ranks in foundation order (the first one starts a foundation).
+    >>> Variant("Klondike, draw 3", draw=3).draw
+    3
+    >>> Variant("x", passes=2.5)
+    Traceback (most recent call last):
+    solitaire.variants.InvalidVariantError: invalid variant 'x': passes must be a whole number or None, got 2.5
+
+    Raises:
+        InvalidVariantError: naming each field of the wrong type or value, and what it must be.
     """
 
     name: str
@@ -33,29 +48,37 @@ class Variant:
     draw_only_when_stuck: bool = False
 
     def __post_init__(self) -> None:
-        problems = list(self._problems())
+        problems = list(self._type_problems()) or list(self._rule_problems())
         if problems:
-            raise ValueError(f"invalid variant {self.name!r}: " + "; ".join(problems))
+            raise InvalidVariantError(f"invalid variant {quote(self.name)}: " + "; ".join(problems))
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
 
     def __hash__(self) -> int:
-        # A variant is hashed every time its compiled rules are looked up, so the hash is worked out once.
-        if "_hash" not in self.__dict__:
-            object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
-        return self.__dict__["_hash"]
+        return self._hash  # worked out once, in __post_init__: a variant is hashed at every rules lookup
 
-    def __getstate__(self) -> dict:
-        # String hashes differ between processes: a pickled variant works its hash out again.
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    def __reduce__(self):
+        # String hashes differ between processes, so a pickled variant is made anew (and hashed anew).
+        return self.__class__, tuple(getattr(self, f.name) for f in fields(self))
 
-    def _problems(self):
+    def _type_problems(self):
+        for f in fields(self):  # the type annotations above say what each field must be
+            value, types = getattr(self, f.name), f.type.split(" | ")
+            if not any(_TYPE_CHECKS[t](value) for t in types):
+                yield f"{f.name} must be {' or '.join(_TYPE_WORDS[t] for t in types)}, got {quote(value)}"
+
+    def _rule_problems(self):
+        if not 0 < len(self.name) <= 200:
+            yield f"name must be 1 to 200 characters long, got {len(self.name)}"
+        if self.build not in BUILDS:
+            yield f"build must be one of {BUILDS}, got {quote(self.build)}"
         if len(set(self.ranks)) != len(self.ranks) or not self.ranks:
             yield f"ranks must be distinct and non-empty, got {self.ranks!r}"
         if not set(self.ranks) <= set(STANDARD_RANKS):
-            yield f"ranks must come from {' '.join(STANDARD_RANKS)}, got {self.ranks!r}"
+            yield f"ranks must come from {' '.join(STANDARD_RANKS)}, got {quote(self.ranks)}"
         if not 1 <= self.decks <= 4:
             yield f"decks must be 1 to 4, got {self.decks!r}"
         if not self.columns or min(self.columns) < 1 or len(self.columns) > 16:
-            yield f"columns must be a tuple of 1 to 16 card counts, each >= 1, got {self.columns!r}"
+            yield f"columns must be a tuple of 1 to 16 card counts, each >= 1, got {quote(self.columns)}"
         elif sum(self.columns) > self.deck_size:
             yield f"the deal needs {sum(self.columns)} cards but the deck has only {self.deck_size}"
         elif self.aces_aside and sum(self.columns) + self.foundations > self.deck_size:
@@ -65,8 +88,6 @@ class Variant:
             yield f"face_up must be between 1 and the smallest column ({min(self.columns or (1,))}), got {self.face_up!r}"
         if self.empty_column_ranks is not None and not set(self.empty_column_ranks) <= set(self.ranks):
             yield f"empty_column_ranks {self.empty_column_ranks!r} must be ranks of the deck (or None for any card)"
-        if self.build not in BUILDS:
-            yield f"build must be one of {BUILDS}, got {self.build!r}"
         if not 1 <= self.draw <= 52:
             yield f"draw must be 1 or more (cards turned per draw), got {self.draw!r}"
         if self.passes is not None and self.passes < 1:
@@ -74,35 +95,69 @@ class Variant:
 
     @property
     def deck_size(self) -> int:
+        """How many cards the deck holds."""
         return 4 * len(self.ranks) * self.decks
 
     @property
     def foundations(self) -> int:
+        """How many foundations there are (four per deck)."""
         return 4 * self.decks
 
     @property
     def key(self) -> str | None:
-        """The registry key of this exact variant, or None for a custom one."""
+        """The registry key of this exact variant, or None for a custom one.
+
+        >>> KLONDIKE.key, Variant("mine").key
+        ('klondike', None)
+        """
         return next((k for k, v in VARIANTS.items() if v == self), None)
 
     def changes_from(self, base: Variant) -> dict[str, object]:
-        """The fields in which this variant differs from ``base``."""
+        """The fields in which this variant differs from ``base``.
+
+        >>> ITALIAN.changes_from(KLONDIKE)["ranks"]
+        ('A', 'K', 'Q', 'J', '10', '9', '8', '7')
+        """
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(base, f.name)}
 
     def column_rule(self) -> str:
-        """The tableau building rule in words."""
+        """The tableau building rule in words.
+
+        >>> KLONDIKE.column_rule()
+        'a column card needs the next higher rank (in the order K Q J 10 9 8 7 6 5 4 3 2 A) and the opposite colour'
+        """
         colour = {"alternate": " and the opposite colour", "suit": " and the same suit", "any": ""}[self.build]
-        order = " ".join(reversed(self.ranks)) if not self.columns_follow_foundation_order else " ".join(self.ranks)
+        order = " ".join(self.ranks if self.columns_follow_foundation_order else reversed(self.ranks))
         return f"a column card needs the next higher rank (in the order {order}){colour}"
 
     def empty_column_rule(self) -> str:
+        """What an empty column takes, in words.
+
+        >>> KLONDIKE.empty_column_rule(), SOLIJOY.empty_column_rule()
+        ('an empty column takes only a King', 'an empty column takes any card')
+        """
         if self.empty_column_ranks is None:
             return "an empty column takes any card"
         return "an empty column takes only " + " or ".join(rank_phrase(r) for r in self.empty_column_ranks)
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_TYPE_CHECKS = {"str": lambda x: isinstance(x, str), "int": _whole, "bool": lambda x: isinstance(x, bool),
+                "None": lambda x: x is None, "tuple[int, ...]": lambda x: isinstance(x, tuple) and all(map(_whole, x)),
+                "tuple[str, ...]": lambda x: isinstance(x, tuple) and all(isinstance(r, str) for r in x)}
+_TYPE_WORDS = {"str": "text", "int": "a whole number", "bool": "True or False", "None": "None",
+               "tuple[int, ...]": "a tuple of whole numbers", "tuple[str, ...]": "a tuple of rank names"}
+
+
 def rank_phrase(rank: str) -> str:
-    """'a King', 'an Ace', 'an 8', 'a 10': a card of this rank, in words."""
+    """A card of this rank, in words.
+
+    >>> rank_phrase("K"), rank_phrase("A"), rank_phrase("8"), rank_phrase("10")
+    ('a King', 'an Ace', 'an 8', 'a 10')
+    """
     return {"K": "a King", "Q": "a Queen", "J": "a Jack", "A": "an Ace", "8": "an 8"}.get(rank, f"a {rank}")
 
 
@@ -114,10 +169,17 @@ VARIANTS: dict[str, Variant] = {"klondike": KLONDIKE, "solijoy": SOLIJOY, "itali
 
 
 def get_variant(variant: str | Variant) -> Variant:
-    """A Variant from itself or its registry key ('klondike', 'solijoy', 'italian')."""
+    """A Variant from itself or its registry key ('klondike', 'solijoy', 'italian').
+
+    >>> get_variant(" Italian ").name
+    'Italian 32-card'
+
+    Raises:
+        ValueError: for a name that is not a registered variant.
+    """
     if isinstance(variant, Variant):
         return variant
-    v = VARIANTS.get(str(variant).strip().lower())
+    v = VARIANTS.get(variant.strip().lower()) if isinstance(variant, str) else None
     if v is None:
-        raise ValueError(f"unknown variant {variant!r}: choose one of {', '.join(VARIANTS)} or pass a Variant")
+        raise ValueError(f"unknown variant {quote(variant)}: choose one of {', '.join(VARIANTS)} or pass a Variant")
     return v

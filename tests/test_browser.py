@@ -1,102 +1,229 @@
-"""One real-browser test: Voilà serves tests/browser/play.ipynb and Chromium plays two moves by clicking."""
+"""Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table, JupyterLab runs lesson 04.
+
+Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
+"""
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
+import re
+import shutil
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+sys.path.insert(0, str(Path(__file__).parent / "browser"))
+import servers  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = Path(__file__).parent / "browser" / "play.ipynb"
+LESSON = ROOT / "notebooks" / "04_play.ipynb"
 SHOTS = ROOT / "artifacts" / "browser"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"needs Debian's Chromium at {CHROMIUM}")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = pytest.mark.skipif(not servers.CHROMIUM.exists(), reason=f"needs Debian's Chromium at {servers.CHROMIUM}")
 
 
 @pytest.fixture
-def voila_url(tmp_path):
-    """Start Voilà on a free localhost port; stop it (and its kernel) afterwards."""
-    port = _free_port()
-    log = tmp_path / "voila.log"
-    with open(log, "w") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(NOTEBOOK), f"--port={port}", "--no-browser",
-             "--Voila.ip=127.0.0.1", "--theme=light", "--show_tracebacks=True"],
-            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"})
-    try:
-        url = f"http://127.0.0.1:{port}/"
-        _wait_for_port(port, server, log)
-        yield url
-    finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait(timeout=5)
-
-
-def _wait_for_port(port: int, server: subprocess.Popen, log: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"Voilà stopped with code {server.returncode}:\n{log.read_text()[-3000:]}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    pytest.fail(f"Voilà did not open port {port} within {timeout} s:\n{log.read_text()[-3000:]}")
-
-
-def test_play_klondike_in_a_browser(voila_url):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def shots():
     SHOTS.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {SHOTS}")
+    return SHOTS
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = servers.chromium(pw)
         try:
-            page = browser.new_page(viewport={"width": 1000, "height": 900})
-            page.goto(voila_url, timeout=30_000)
-            stock = page.locator(".sol-stock")
-            stock.wait_for(timeout=40_000)
-            counter = page.locator(".sol-moves")
-            sync_api.expect(counter).to_contain_text("Moves: 0", timeout=10_000)
-            page.screenshot(path=str(SHOTS / "klondike_deal.png"), full_page=True)
-
-            stock.click()  # draw
-            sync_api.expect(counter).to_contain_text("Moves: 1", timeout=10_000)
-            sync_api.expect(page.locator(".sol-waste").first).to_be_visible()
-
-            # seed 1 deals 7♦ on t1 and 8♠ on t7: click the 7♦, then the 8♠ (t1>t7)
-            page.locator(".sol-t1:visible").last.click()
-            sync_api.expect(page.locator(".sol-status")).to_contain_text("Selected 7♦", timeout=10_000)
-            page.locator(".sol-t7:visible").last.click()
-            sync_api.expect(counter).to_contain_text("Moves: 2", timeout=10_000)
-            sync_api.expect(counter).to_contain_text("t1>t7")
-            sync_api.expect(page.locator(".sol-t7:visible")).to_have_count(8)
-
-            # pick up the build 8♠ 7♦ by its visible strip, then try the empty t1: only a King may go there
-            page.locator(".sol-t7:visible").nth(6).click(position={"x": 29, "y": 8})
-            sync_api.expect(page.locator(".sol-status")).to_contain_text("Selected 8♠ 7♦ from t7", timeout=10_000)
-            page.locator(".sol-t1:visible").click()
-            sync_api.expect(page.locator(".sol-status")).to_contain_text("t7>t1:2 is illegal", timeout=10_000)
-            sync_api.expect(page.locator(".sol-status")).to_contain_text("only a King")
-            sync_api.expect(counter).to_contain_text("Moves: 2")
-            page.screenshot(path=str(SHOTS / "klondike_after_moves.png"), full_page=True)
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
+
+
+def expect():
+    from playwright.sync_api import expect as playwright_expect
+    return playwright_expect
+
+
+def drag(page, source, target) -> None:
+    """Drag with the mouse, in small steps, from the middle of ``source`` to the middle of ``target``."""
+    a, b = source.bounding_box(), target.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + min(12, a["height"] / 2))
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=12)
+    page.mouse.up()
+
+
+def shot(page, path: Path) -> None:
+    """A screenshot once the short move animations (160 ms) are over."""
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+
+
+def faces(pile) -> list[str]:
+    """The face-up cards drawn in a pile, bottom first."""
+    return [c.get_attribute("data-card") for c in pile.locator(".sol-face").all()]
+
+
+# --- Voilà -------------------------------------------------------------------------------------------
+def test_play_klondike_in_voila(tmp_path, browser, shots):
+    with servers.voila(NOTEBOOK, tmp_path) as url:
+        page = browser.new_page(viewport={"width": 1000, "height": 900})
+        page.goto(url, timeout=60_000)
+        table = page.locator(".sol-root").first
+        table.locator(".sol-stock").wait_for(timeout=60_000)
+        moves, status = table.locator(".sol-moves-title"), table.locator(".sol-status")
+        expect()(moves).to_have_text("Moves: 0", timeout=10_000)
+        page.screenshot(path=str(shots / "voila_deal.png"), full_page=True)
+
+        table.locator(".sol-stock").click()  # draw
+        expect()(moves).to_have_text("Moves: 1", timeout=10_000)
+        expect()(table.locator(".sol-waste .sol-face")).to_have_count(1)
+
+        # seed 1 deals 7♦ on t1 and 8♠ on t7: click the 7♦, then the 8♠ (t1>t7)
+        table.locator(".sol-t1 .sol-face").last.click()
+        expect()(status).to_contain_text("Selected 7♦", timeout=10_000)
+        table.locator(".sol-t7 .sol-face").last.click()
+        expect()(moves).to_have_text("Moves: 2", timeout=10_000)
+        expect()(table.locator(".sol-move-list")).to_contain_text("t1>t7")
+        expect()(table.locator(".sol-t7 .sol-card")).to_have_count(8)
+        expect()(table.locator(".sol-t1 .sol-card")).to_have_count(0)  # nothing ghostly on the empty column
+
+        # pick up the build 8♠ 7♦ by its visible strip, then try the empty t1: only a King may go there
+        table.locator(".sol-t7 .sol-face").first.click(position={"x": 20, "y": 6})
+        expect()(status).to_contain_text("Selected 8♠ 7♦ from t7", timeout=10_000)
+        table.locator(".sol-t1").click()
+        expect()(status).to_contain_text("t7>t1:2 is illegal", timeout=10_000)
+        expect()(status).to_contain_text("only a King")
+        expect()(moves).to_have_text("Moves: 2")
+        page.screenshot(path=str(shots / "voila_after_moves.png"), full_page=True)
+
+
+# --- JupyterLab: lesson 04, Run All, then play -------------------------------------------------------
+def lab_root(tmp_path: Path) -> Path:
+    """A folder with a copy of lesson 04, so the repository is not touched."""
+    root = tmp_path / "lab"
+    root.mkdir()
+    shutil.copy(LESSON, root / LESSON.name)
+    return root
+
+
+def run_all(page) -> float:
+    """Clear every output, Run All, and wait until every code cell has run and the kernel is idle; seconds."""
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
+    lab_menu(page, "Edit", "Clear Outputs of All Cells")
+    prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
+    expect()(prompts.first).to_have_text(re.compile(r"\[ ?\]:"), timeout=10_000)
+    start = time.perf_counter()
+    lab_menu(page, "Run", "Run All Cells")
+    page.wait_for_function(
+        """() => {
+            const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+            const idle = document.querySelector(".jp-Notebook-ExecutionIndicator[data-status='idle']");
+            return idle && prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+        }""", timeout=180_000, polling=100)
+    return time.perf_counter() - start
+
+
+def lab_menu(page, menu: str, item: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+
+
+def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
+    root = lab_root(tmp_path)
+    with servers.jupyter_lab(root) as (url, token):
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.goto(f"{url}/lab/tree/{LESSON.name}?token={token}", timeout=120_000)
+        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
+        seconds = run_all(page)
+        print(f"Run All of lesson 04 in JupyterLab: {seconds:.1f} s")
+        code_cells = page.locator(".jp-CodeCell").count()
+        assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        tables = page.locator(".sol-root")
+        expect()(tables).to_have_count(5, timeout=30_000)  # one per table cell, nothing left from the saved file
+        assert code_cells >= 10
+        play_klondike(page, tables.nth(0), shots)
+        auto_finish_the_challenge(page, tables.nth(4), shots)
+
+
+def play_klondike(page, table, shots) -> None:
+    """Drag, click-click, keyboard only, an emptied waste, undo, a new seed and a double-click."""
+    table.scroll_into_view_if_needed()
+    moves, status = table.locator(".sol-moves-title"), table.locator(".sol-status")
+    expect()(moves).to_have_text("Moves: 0")
+    # screen readers and the keyboard: one tab stop per pile (no card is one), every pile says what it holds
+    assert table.locator(".sol-felt [tabindex='0']").count() == 13 and table.locator(".sol-card[tabindex]").count() == 0
+    expect()(table.locator(".sol-t5")).to_have_attribute("aria-label", "column 5: king of hearts, 4 face-down cards")
+    expect()(table.locator(".sol-status")).to_have_attribute("aria-live", "polite")
+    shot(page, shots / "lab_01_deal.png")
+
+    drag(page, table.locator(".sol-t1 .sol-face").last, table.locator(".sol-t7 .sol-face").last)  # 7♦ onto 8♠
+    expect()(moves).to_have_text("Moves: 1", timeout=10_000)
+    assert faces(table.locator(".sol-t7"))[-2:] == ["8♠", "7♦"] and faces(table.locator(".sol-t1")) == []
+    table.locator(".sol-stock").click()  # draw Q♣
+    expect()(moves).to_have_text("Moves: 2", timeout=10_000)
+    table.locator(".sol-waste .sol-face").last.click()  # click Q♣, then click K♥ on t5
+    expect()(status).to_contain_text("Selected Q♣", timeout=10_000)
+    table.locator(".sol-t5 .sol-face").last.click()
+    expect()(moves).to_have_text("Moves: 3", timeout=10_000)
+    expect()(table.locator(".sol-waste .sol-card")).to_have_count(0)  # the emptied waste draws no card ...
+    expect()(table.locator(".sol-waste .sol-slot")).to_have_count(1)  # ... only its empty place
+    shot(page, shots / "lab_02_empty_waste.png")
+
+    # keyboard only: on t5, Up picks K♥ Q♣ (two cards), Enter picks up, four times Left to t1, Enter drops
+    table.locator(".sol-t5").focus()
+    for key in ["ArrowUp", "Enter"]:
+        page.keyboard.press(key)
+    expect()(status).to_contain_text("Selected K♥ Q♣ from t5", timeout=10_000)
+    for key in ["ArrowLeft"] * 4 + ["Enter"]:
+        page.keyboard.press(key)
+    expect()(moves).to_have_text("Moves: 4", timeout=10_000)
+    assert faces(table.locator(".sol-t1")) == ["K♥", "Q♣"]
+    expect()(table.locator(".sol-t1")).to_be_focused()
+    expect()(table.locator(".sol-t1")).to_have_attribute("aria-label", "column 1: queen of clubs on king of hearts")
+    ring = table.locator(".sol-t1").evaluate("e => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
+    assert ring == ["solid", "3px"], ring  # a visible focus ring
+    shot(page, shots / "lab_03_keyboard_move.png")
+    page.keyboard.press("u")  # U undoes, from the keyboard too
+    expect()(moves).to_have_text("Moves: 3", timeout=10_000)
+    table.locator(".sol-undo").click()  # the Undo button
+    expect()(moves).to_have_text("Moves: 2", timeout=10_000)
+    assert faces(table.locator(".sol-waste")) == ["Q♣"] and faces(table.locator(".sol-t5"))[-1] == "K♥"
+
+    seed = table.locator(".sol-seed")
+    seed.fill("3")
+    seed.press("Enter")  # seed 3 deals A♦ on t1
+    expect()(table.locator(".sol-title")).to_have_text("Klondike · seed 3", timeout=10_000)
+    expect()(table.locator(".sol-waste .sol-card")).to_have_count(0)  # no card left over from the last deal
+    table.locator(".sol-t1 .sol-face").last.dblclick()
+    expect()(moves).to_have_text("Moves: 1", timeout=10_000)
+    assert faces(table.locator(".sol-f1")) == ["A♦"]
+    expect()(table.locator(".sol-t1 .sol-card")).to_have_count(0)  # t1 held only the Ace: now its empty place
+    expect()(table.locator(".sol-t1 .sol-slot")).to_have_count(1)
+    shot(page, shots / "lab_04_double_click.png")
+
+
+def auto_finish_the_challenge(page, table, shots) -> None:
+    """The lesson won deal 11982; take back ten moves, then Auto-finish plays them again one by one."""
+    table.scroll_into_view_if_needed()
+    moves, banner = table.locator(".sol-moves-title"), table.locator(".sol-banner")
+    total = int(re.search(r"\d+", moves.text_content()).group())
+    expect()(banner).to_contain_text("You won")
+    for n in range(1, 11):
+        table.locator(".sol-undo").click()
+        expect()(moves).to_have_text(re.compile(f"^Moves: {total - n}\\b"), timeout=10_000)
+    expect()(banner).to_be_hidden()
+    table.locator(".sol-auto-finish").click()
+    expect()(table.locator(".sol-auto-finish")).to_have_text("Stop", timeout=10_000)
+    seen = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not banner.is_visible():
+        seen.add(moves.text_content())
+        time.sleep(0.03)
+    expect()(banner).to_contain_text("You won", timeout=10_000)
+    assert len(seen) >= 3, f"Auto-finish should be seen move by move, saw only {seen}"
+    expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
+    assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
+    shot(page, shots / "lab_05_auto_finished.png")

@@ -89,7 +89,7 @@ def test_a_results_file_that_is_not_one_is_refused(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("not a database\n" * 100)
     done = cli("experiment", "--deals", "1", "--out", str(path))
-    assert done.returncode == 2 and "cannot use" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "not a SQLite file" in done.stderr and "untouched" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_help_texts(capsys):

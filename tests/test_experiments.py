@@ -178,13 +178,114 @@ def test_one_label_cannot_name_two_rule_sets_in_a_file(tmp_path):
 def test_a_file_that_is_not_a_results_file_is_refused(tmp_path):
     path = tmp_path / "notes.sqlite"
     path.write_text("these are my notes, not a database\n" * 50)
-    with pytest.raises(ValueError, match="cannot use"):
+    with pytest.raises(ValueError, match="not a SQLite file"):
         run(["klondike"], ["greedy"], 1, results=path, workers=1, **SMALL)
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE games (player TEXT, score INTEGER)")
     with pytest.raises(ValueError, match="lacks the columns"):
         run(["klondike"], ["greedy"], 1, results=other, workers=1, **SMALL)
+
+
+def test_another_programs_database_is_left_byte_for_byte_untouched(tmp_path):
+    import hashlib
+    path = tmp_path / "scores.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE scores (player TEXT, points INTEGER)")
+    db.execute("INSERT INTO scores VALUES ('ana', 3)")
+    db.commit()
+    db.close()
+    before = (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns, sorted(os.listdir(tmp_path)))
+    for attempt in (lambda: run(["klondike"], ["greedy"], 1, results=path, workers=1, **SMALL), lambda: load(path)):
+        with pytest.raises(ValueError, match=r"no table 'games'.*left untouched"):
+            attempt()
+    after = (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns, sorted(os.listdir(tmp_path)))
+    assert after == before  # same bytes, not even rewritten, and no -wal/-shm files beside it
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+READ_ONLY_RUN = """
+import sys
+from solitaire.cli import main
+sys.exit(main(["experiment", "--variants", "klondike", "--strategies", "greedy", "--deals", "3",
+               "--workers", "1", "--no-progress", "--out", sys.argv[1]]))
+"""
+
+
+def make_read_only(path) -> bool:
+    """chmod a-w; as root (who may write anyway) the immutable attribute instead. False if neither works."""
+    if os.geteuid() != 0:
+        os.chmod(path, 0o444)
+        return True
+    return subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode == 0
+
+
+def test_a_read_only_results_file_gets_a_one_line_message_before_any_game(tmp_path):
+    path = tmp_path / "results.sqlite"
+    run(["klondike"], ["greedy"], 2, results=path, workers=1, **SMALL)
+    if not make_read_only(path):
+        pytest.skip("cannot make a file read-only for root here (no chattr)")
+    try:
+        before = path.read_bytes()
+        done = subprocess.run([sys.executable, "-c", READ_ONLY_RUN, str(path)], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "readonly" in lines[0] and "make the file (and its folder) writable" in lines[0]
+        assert path.read_bytes() == before
+        assert len(load(path)) == 2  # the games played before are still there, and a read-only file loads
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+
+
+def test_a_full_disk_keeps_every_saved_game_and_says_what_to_do(tmp_path, monkeypatch):
+    """SQLite's page limit gives the same error as a full disk ("database or disk is full")."""
+    real_connect = sqlite3.connect
+
+    def small_disk(*args, **kwargs):
+        db = real_connect(*args, **kwargs)
+        db.execute("PRAGMA max_page_count = 4")
+        return db
+
+    path = tmp_path / "results.sqlite"
+    monkeypatch.setattr(sqlite3, "connect", small_disk)
+    with pytest.raises(ValueError, match=r"disk is full.*free some disk space.*games already saved are kept"):
+        run(["klondike", "italian"], ["random", "greedy"], 60, results=path, workers=1, **SMALL)
+    monkeypatch.setattr(sqlite3, "connect", real_connect)
+    saved = load(path)
+    assert 0 < len(saved) < 240
+    table = run(["klondike", "italian"], ["random", "greedy"], 60, results=path, workers=1, **SMALL)
+    assert len(table) == 240 and len(load(path)) == 240
+    kept = saved.merge(table, on=["variant", "strategy", "seed"], suffixes=("_before", "_after"))
+    assert len(kept) == len(saved) and (kept["seconds_before"] == kept["seconds_after"]).all()
+
+
+ORPHAN_RUN = """
+from solitaire.experiments import run
+run(["solijoy"], ["solver"], [2, 4, 10, 13], max_seconds=120, workers=2, progress=False)  # long solves
+"""
+
+
+def test_workers_end_when_the_main_process_is_killed():
+    psutil = pytest.importorskip("psutil")
+    child = subprocess.Popen([sys.executable, "-c", ORPHAN_RUN])
+    try:
+        deadline = time.monotonic() + 60
+        workers: list = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = psutil.Process(child.pid).children()
+        assert len(workers) == 2, "the pool did not start"
+        time.sleep(1.0)  # the workers are solving now
+    finally:
+        os.kill(child.pid, signal.SIGKILL)  # the main process only, not its workers
+        child.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    for p in alive:
+        p.kill()
+    assert not alive, "workers outlived the main process"
 
 
 def _count(path) -> int:

@@ -6,7 +6,7 @@ from helpers import make
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move
 from solitaire.moves import is_won
-from solitaire.solver import SolveResult, _tables, solve, talon_reach
+from solitaire.solver import SolveResult, SolverOptions, _tables, solve, talon_reach
 
 SUIT = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
@@ -72,7 +72,9 @@ def test_a_card_buried_under_a_card_it_must_go_on_is_unwinnable():
     p = make(KLONDIKE, ["A♥ 2♥"], hidden=[1], foundations=[run("c"), run("d"), run("s", last="3")],
              stock=run("h", "3") + " " + run("s", "4"))
     r = solve(p, max_seconds=10)
-    assert r.status == "unwinnable" and r.moves == []
+    assert r.status == "unwinnable" and r.moves == [] and r.nodes == 0  # seen at once: 2♥ is walled in
+    searched = solve(p, max_seconds=10, options=SolverOptions(walled_in_check=False))
+    assert searched.status == "unwinnable" and searched.nodes > 0
     # the same position is winnable when cards may come back from a foundation: build K♠ Q♥ ... 4♥ from the
     # stock, take 3♠ down onto 4♥, and 2♥ goes on it
     back = replace(KLONDIKE, name="back", foundation_to_tableau=True)
@@ -113,7 +115,84 @@ def test_solve_from_a_position_with_a_face_down_top_card():
 
 def test_budget_exhausted_is_unknown():
     r = solve(Game(KLONDIKE, 104), max_nodes=50)
-    assert r.status == "unknown" and r.moves == [] and r.nodes <= 1100
+    assert r.status == "unknown" and r.moves == [] and r.nodes == 50
+
+
+@pytest.mark.parametrize("variant", [KLONDIKE, SOLIJOY, replace(KLONDIKE, name="d3", draw=3, foundation_to_tableau=True)])
+@pytest.mark.parametrize("max_nodes", [1, 2, 255, 256, 257, 3001, 4000])
+def test_max_nodes_is_exact(variant, max_nodes):
+    """The search expands exactly max_nodes states before it gives up (probe and best-first together)."""
+    seed = {KLONDIKE: 104, SOLIJOY: 2}.get(variant, 0)
+    r = solve(Game(variant, seed), max_seconds=None, max_nodes=max_nodes)
+    assert r.status == "unknown" and r.nodes == max_nodes
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0, 0, "10", True, [1]])
+def test_bad_max_seconds_is_refused(bad):
+    with pytest.raises(ValueError, match="max_seconds must be None or a finite number of seconds > 0"):
+        solve(Game(KLONDIKE, 1), max_seconds=bad)
+
+
+@pytest.mark.parametrize("bad", [0, -5, 1.5, float("inf"), float("nan"), "100", True])
+def test_bad_max_nodes_is_refused(bad):
+    with pytest.raises(ValueError, match="max_nodes must be None or a whole number >= 1"):
+        solve(Game(KLONDIKE, 1), max_nodes=bad)
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(ValueError, match="SolverOptions"):
+        solve(Game(KLONDIKE, 1), options={"safe_foundation_moves": False})
+
+
+@pytest.mark.parametrize("passes", [float("inf"), 2.5, 0])
+def test_a_variant_with_impossible_passes_is_refused(passes):
+    """Whether the Variant itself or the solver refuses it, the answer is a clear ValueError, not a hang."""
+    with pytest.raises(ValueError, match="passes"):
+        v = replace(KLONDIKE, name="odd", passes=passes)
+        solve(Game(v, 1), max_seconds=5)
+
+
+def test_a_huge_number_of_passes_still_ends():
+    v = replace(KLONDIKE, name="many passes", passes=10 ** 9)
+    first, _ = talon_reach(24, 5, 0, 3, 10 ** 9)  # the walk over the stock ends after two recycles
+    assert set(first) == set(talon_reach(24, 5, 0, 3, None)[0])
+    r = solve(Game(v, 104), max_seconds=None, max_nodes=2000)
+    assert r.status == "unknown" and r.nodes == 2000
+    assert solve(Game(v, 3), max_seconds=30).status == "won"
+
+
+@pytest.mark.parametrize("switch", ["columns_as_a_set", "safe_foundation_moves", "skip_useless_preparations",
+                                    "use_right_after", "walled_in_check"])
+def test_each_pruning_idea_can_be_turned_off_without_changing_answers(switch):
+    off = SolverOptions(**{switch: False})
+    for variant, seed in [(KLONDIKE, 3), (KLONDIKE, 90), (ITALIAN, 1), (ITALIAN, 2)]:
+        game = Game(variant, seed)
+        on_result = solve(game, max_seconds=60)
+        off_result = solve(game, max_seconds=60, options=off)
+        assert off_result.status == on_result.status != "unknown"
+        if off_result.status == "won":
+            assert replays_to_a_win(game, off_result)
+
+
+@pytest.mark.parametrize("switch, variant, seed", [("safe_foundation_moves", KLONDIKE, 21),
+                                                  ("skip_useless_preparations", KLONDIKE, 21),
+                                                  ("use_right_after", KLONDIKE, 21),
+                                                  ("columns_as_a_set", ITALIAN, 2)])
+def test_turning_a_pruning_idea_off_costs_states(switch, variant, seed):
+    """Lesson 07 measures these savings: on these deals each idea saves states, and the answer stays."""
+    game = Game(variant, seed)
+    on_result = solve(game, max_seconds=60)
+    off_result = solve(game, max_seconds=60, options=SolverOptions(**{switch: False}))
+    assert off_result.status == on_result.status != "unknown"
+    assert off_result.nodes > on_result.nodes
+
+
+def test_the_solver_package_doctests():
+    import doctest
+    import importlib
+    for name in ["solitaire.solver", "solitaire.solver.stock"]:
+        failures, _ = doctest.testmod(importlib.import_module(name))
+        assert failures == 0, name
 
 
 def test_solve_rejects_other_things():
@@ -142,3 +221,80 @@ def test_talon_reach_covers_draw_three_and_limited_passes():
     assert set(first) == {3}
     first, ops = talon_reach(4, 2, 0, 1, 2)  # a second pass brings the first cards back
     assert set(first) == {0, 1, 2, 3} and ops[0] == ["draw", "draw", "recycle", "draw"]
+
+
+# --- against an exhaustive search over the real rules ------------------------------------------------------
+def exhaustive(p, limit: int):
+    """"won"/"unwinnable" by trying every legal move of the rules core (no pruning), None past ``limit``."""
+    from solitaire.moves import apply, legal_moves
+    seen, todo = {p}, [p]
+    while todo:
+        q = todo.pop()
+        if is_won(q):
+            return "won"
+        for m in legal_moves(q):
+            r = apply(q, m)
+            if r not in seen:
+                if len(seen) >= limit:
+                    return None
+                seen.add(r)
+                todo.append(r)
+    return "unwinnable"
+
+
+def wandered(variant, seed: int, moves: int):
+    """The position after ``moves`` random legal moves from deal ``seed`` (seeded, so always the same)."""
+    import random
+
+    from solitaire import deal
+    from solitaire.moves import apply, legal_moves
+    rng = random.Random(seed)
+    p = deal(variant, seed)
+    for _ in range(moves):
+        choices = legal_moves(p)
+        if not choices:
+            break
+        p = apply(p, rng.choice(choices))
+    return p
+
+
+def italian_cases(variant, seeds, moves: int, limit: int = 20_000):
+    """(exhaustive answer, solver answer) for the positions where the exhaustive search ends."""
+    cases = []
+    for seed in seeds:
+        p = wandered(variant, seed, moves)
+        truth = exhaustive(p, limit)
+        if truth is not None:
+            cases.append((truth, solve(p, max_seconds=None, max_nodes=200_000).status))
+    return cases
+
+
+def test_the_solver_agrees_with_an_exhaustive_search_on_small_positions():
+    """Every pruning rule keeps a win if there is one, and never invents one: on Italian positions small
+    enough to search without any pruning, the answers are the same."""
+    cases = italian_cases(ITALIAN, range(40), 60)
+    assert {truth for truth, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == found for truth, found in cases), cases
+
+
+STRICT_ITALIAN = replace(ITALIAN, name="Italian, draw only when stuck", draw_only_when_stuck=True)
+
+
+def test_the_strict_draw_rule_is_honoured():
+    """With draw_only_when_stuck the solver draws only where the rules allow it (the replay checks every
+    draw with the rules core), and the rule can turn a win into a loss: deal 6 needs a draw while a card
+    could still be played."""
+    for seed in range(6):
+        game = Game(STRICT_ITALIAN, seed)
+        r = solve(game, max_seconds=30)
+        assert r.status != "unknown"
+        if r.status == "won":
+            assert replays_to_a_win(game, r)
+    assert solve(Game(ITALIAN, 6), max_seconds=30).status == "won"
+    assert solve(Game(STRICT_ITALIAN, 6), max_seconds=30).status == "unwinnable"
+
+
+def test_the_solver_agrees_with_an_exhaustive_search_under_the_strict_draw_rule():
+    cases = italian_cases(STRICT_ITALIAN, range(30), 60)
+    assert {truth for truth, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == found for truth, found in cases), cases

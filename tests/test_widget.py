@@ -1,10 +1,18 @@
-"""Drive the card table through its own controls (real Button objects and the selection API)."""
+"""Drive the card table through its Python API and through the messages its front end sends.
+
+The table is one anywidget model: after each action it syncs one ``state`` (what a player may see) that the
+browser draws. These tests read that state, count the messages, and send the front end's own messages.
+"""
 from __future__ import annotations
 
+import html
 import sys
 import types
 from dataclasses import replace
+from pathlib import Path
+from xml.etree import ElementTree
 
+import ipywidgets.widgets.widget as ipywidget_registry
 import pytest
 from helpers import cards, make
 
@@ -15,30 +23,55 @@ from solitaire.widget import GameWidget, play, safe_foundation_move
 SUITS = "♣♦♥♠"
 
 
-def widget_at(position) -> GameWidget:
-    return GameWidget(Game.from_position(position))
-
-
-def shown(button_list) -> list[str]:
-    """What the visible buttons of a pile show (face-down cards show nothing)."""
-    return [b.description for b in button_list if b.layout.display != "none"]
+def widget_at(position, **options) -> GameWidget:
+    return GameWidget(Game.from_position(position), **options)
 
 
 def column_view(w: GameWidget, i: int) -> list[str]:
-    return shown(w.column_buttons[i])
+    """What the front end is told to draw in column i ('' for a face-down card)."""
+    col = w.state["columns"][i]
+    return [""] * col["hidden"] + col["up"]
+
+
+def foundation_tops(w: GameWidget) -> list[str | None]:
+    return [f["top"] for f in w.state["foundations"]]
+
+
+def send(w: GameWidget, **content) -> None:
+    """A message from the browser, through the same handler the comm calls."""
+    w._handle_custom_msg(content, [])
+
+
+def count_messages(w: GameWidget) -> list[dict]:
+    """Record every message the widget sends to the front end from now on."""
+    sent: list[dict] = []
+    w.comm.send = lambda data=None, buffers=None, **_: sent.append(data)  # type: ignore[method-assign]
+    return sent
 
 
 def assert_table_matches_game(w: GameWidget) -> None:
-    """The Game is the single source of truth: every pile on screen equals the position."""
-    p = w.game.position
+    """The Game is the single source of truth: every pile in the state equals the position (what may be seen)."""
+    p, s = w.game.position, w.state
+    assert s["seq"] == w._seq
     for i, (col, hidden) in enumerate(zip(p.columns, p.hidden)):
         assert column_view(w, i) == ["" if j < hidden else str(c) for j, c in enumerate(col)]
-        assert (w.column_base_buttons[i].layout.display == "none") == bool(col)
-    for b, pile in zip(w.foundation_buttons, p.foundations):
-        assert b.description == (str(pile[-1]) if pile else p.variant.ranks[0])
-    assert shown(w.waste_buttons) == ([str(c) for c in p.waste[-max(p.variant.draw, 1):]] or [""])
-    assert w.stock_button.description == (str(len(p.stock)) if p.stock else "↻" if p.waste else "")
-    assert f"Moves: {len(w.game.moves)}" in w.moves_view.value
+    assert foundation_tops(w) == [str(f[-1]) if f else None for f in p.foundations]
+    assert [f["count"] for f in s["foundations"]] == [len(f) for f in p.foundations]
+    assert s["waste"] == {"count": len(p.waste), "shown": [str(c) for c in p.waste[-max(p.variant.draw, 1):]]}
+    assert s["stock"] == len(p.stock)
+    assert s["moves"]["total"] == len(w.game.moves)
+    assert s["moves"]["last"] == [str(m) for m in w.game.moves[-len(s["moves"]["last"]):]] if w.game.moves else True
+    assert s["message"] == w.message
+
+
+def no_hidden_card_is_sent(w: GameWidget) -> None:
+    """Face-down cards and the stock go out as counts only: the names in the state are the face-up cards."""
+    p = w.game.position
+    named = [c for col in w.state["columns"] for c in col["up"]] + w.state["waste"]["shown"]
+    named += [f["top"] for f in w.state["foundations"] if f["top"]]
+    face_up = {str(c) for col, h in zip(p.columns, p.hidden) for c in col[h:]} | {str(c) for c in p.waste}
+    face_up |= {str(f[-1]) for f in p.foundations if f}
+    assert set(named) <= face_up
 
 
 def full_foundations(ranks: str, suits: str = SUITS) -> list[str]:
@@ -46,55 +79,148 @@ def full_foundations(ranks: str, suits: str = SUITS) -> list[str]:
     return [" ".join(r + s for r in ranks.split()) for s in suits]
 
 
-# --- the basics ---------------------------------------------------------------------------------
+# --- one model per table, one message per move ----------------------------------------------------
 def test_play_and_game_widget_make_the_same_table():
     w = solitaire.play("klondike", seed=1)
     assert isinstance(w, GameWidget) and w.game.seed == 1
     assert isinstance(Game("italian", seed=2).widget(), GameWidget)
     assert_table_matches_game(w)
-    assert len(w.columns_row.children) == 7 and len(w.foundation_row.children) == 4
+    assert len(w.state["columns"]) == 7 and len(w.state["foundations"]) == 4
+    no_hidden_card_is_sent(w)
 
 
-def test_stock_button_draws_and_the_table_follows():
+def test_one_table_is_at_most_two_widget_models():
+    before = set(ipywidget_registry._instances)
+    w = play("solijoy", seed=1)
+    new = [ipywidget_registry._instances[k] for k in set(ipywidget_registry._instances) - before]
+    assert sorted(type(m).__name__ for m in new) == ["GameWidget", "Layout"]
+    for _ in range(5):
+        w.click_stock()
+    assert set(ipywidget_registry._instances) - before == {m.model_id for m in new}
+
+
+def test_each_move_is_one_state_message():
     w = play("klondike", seed=1)
-    w.stock_button.click()
+    sent = count_messages(w)
+    w.click_stock()
+    assert len(sent) == 1 and sent[0]["method"] == "update" and set(sent[0]["state"]) == {"state"}
+    w.click_column(0)  # pick up 7♦ ...
+    w.click_column(6)  # ... and put it on 8♠: two clicks, two messages
+    send(w, action="drop", source="t7:2", target="t1")  # a refused drop: one message with the reason
+    send(w, action="undo")
+    assert len(sent) == 5 and all(set(m["state"]) == {"state"} for m in sent)
+    assert [m["state"]["state"]["seq"] for m in sent] == [1, 2, 3, 4, 5]
+
+
+def test_the_move_list_is_bounded():
+    w = play("klondike", seed=1)
+    for _ in range(150):
+        w.game.play("draw" if w.game.position.stock else "recycle")
+    w.refresh()
+    moves = w.state["moves"]
+    assert moves["total"] == 150 and len(moves["last"]) == 60 and moves["first"] == 91
+    assert moves["last"][-1] == str(w.game.moves[-1])
+
+
+# --- the front end's messages -----------------------------------------------------------------------
+def test_front_end_clicks_drops_and_double_clicks():
+    w = play("klondike", seed=1)
+    send(w, action="click", pile="stock")
+    send(w, action="drop", source="t1", target="t7")  # drag 7♦ onto 8♠
+    assert [str(m) for m in w.game.moves] == ["draw", "t1>t7"] and column_view(w, 0) == []
+    send(w, action="click", pile="t7", depth=2)  # pick up 8♠ 7♦ ...
+    assert w.state["marks"] == {"t7": [2, "selected"]}
+    send(w, action="click", pile="t1")  # ... an empty column takes only a King
+    assert "only a King" in w.message and w.state["kind"] == "error" and len(w.game.moves) == 2
+    w2 = widget_at(make(KLONDIKE, ["A♠"], waste="A♥", hidden=[0] * 7))
+    send(w2, action="double_click", pile="waste")
+    send(w2, action="double_click", pile="t1")
+    assert [str(m) for m in w2.game.moves] == ["w>f", "t1>f"] and column_view(w2, 0) == []
+
+
+def test_front_end_buttons_and_bad_messages_are_explained():
+    w = play("klondike", seed=1)
+    send(w, action="new_game", variant="italian", seed=5)
+    assert w.game.variant == ITALIAN and w.game.seed == 5 and w.state["variant"]["key"] == "italian"
+    send(w, action="legal_moves")
+    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
+    send(w, action="position_text", show=True)
+    assert w.state["text"] == w.game.to_text()
+    for bad in ({"action": "fly"}, {"action": "click"}, {"action": "click", "pile": "x9"},
+                {"action": "drop", "source": "t1", "target": "moon"}, {"nothing": 1}):
+        w._handle_custom_msg(bad, [])
+        assert w.message.startswith("Something went wrong") and w.state["kind"] == "error", bad
+    assert w.game.moves == []
+
+
+def test_keyboard_letters_map_to_the_same_actions():
+    """table.js sends these for D, U, H and Enter on a focused pile: here the Python side of them."""
+    w = play("klondike", seed=1)
+    send(w, action="click", pile="stock")  # D
+    send(w, action="click", pile="t1", depth=1)  # Enter on t1
+    send(w, action="click", pile="t7", depth=1)  # Enter on t7
+    send(w, action="undo")  # U
+    assert [str(m) for m in w.game.moves] == ["draw"] and w.game.can_redo()
+    send(w, action="deselect")  # Escape
+    assert w.selection is None and w.state["marks"] == {}
+
+
+# --- clicks --------------------------------------------------------------------------------------------
+def test_stock_draws_and_the_table_follows():
+    w = play("klondike", seed=1)
+    w.click_stock()
     assert w.game.moves == [Move("draw")]
-    assert w.waste_top_button.description == str(w.game.position.waste[-1])
-    assert "1.&nbsp;draw" in w.moves_view.value
+    assert w.state["waste"]["shown"] == [str(w.game.position.waste[-1])]
+    assert w.state["moves"]["last"] == ["draw"]
     assert_table_matches_game(w)
 
 
-def test_stock_button_recycles_an_empty_stock():
+def test_stock_recycles_an_empty_stock():
     w = widget_at(make(KLONDIKE, ["K♠"], waste="2♥ 3♣", stock="", hidden=[0] * 7))
-    assert w.stock_button.description == "↻"
-    w.stock_button.click()
+    assert w.state["stock"] == 0 and w.state["recycle"]
+    w.click_stock()
     assert w.game.moves == [Move("recycle")] and w.game.position.stock == cards("3♣ 2♥")
+    assert w.state["waste"] == {"count": 0, "shown": []}  # an empty waste draws no card
     assert_table_matches_game(w)
+
+
+def test_emptied_piles_send_nothing_to_draw():
+    """No ghost cards: an emptied waste, column or stock is empty in the state the browser draws."""
+    w = widget_at(make(KLONDIKE, ["9♠", "K♣"], waste="8♥", stock="", hidden=[0] * 7))
+    w.drop("waste", "t1")
+    assert w.state["waste"]["shown"] == [] and w.state["stock"] == 0 and not w.state["recycle"]
+    w.drop("t1:2", "t2")
+    assert "cannot go on" in w.message
+    w.click_column(0, 2)
+    w.click_column(2)  # 9♠ 8♥ onto the empty t3: only a King
+    w.drop("t2", "t3")  # the King may
+    assert column_view(w, 1) == [] and column_view(w, 2) == ["K♣"]
+    w.restart()
+    assert w.state["waste"]["shown"] == ["8♥"] and w.state["moves"]["total"] == 0
 
 
 def test_clicking_a_face_down_top_card_flips_it():
     w = widget_at(make(KLONDIKE, ["K♠ 5♥", "Q♦"], hidden=[2, 0]))
     assert column_view(w, 0) == ["", ""]
-    w.card_button(0).click()
+    w.click_column(0)
     assert w.game.moves == [Move("flip", 0)] and column_view(w, 0) == ["", "5♥"]
 
 
 def test_italian_turns_cards_up_by_itself_after_a_click_move():
-    p = make(ITALIAN, ["10♠ 9♥", "10♣"], hidden=[1, 0])
-    w = widget_at(p)
-    w.card_button(0).click()  # 9♥ ...
-    w.card_button(1).click()  # ... onto 10♣ (columns follow A K Q J 10 9 8 7)
+    w = widget_at(make(ITALIAN, ["10♠ 9♥", "10♣"], hidden=[1, 0]))
+    w.click_column(0)  # 9♥ ...
+    w.click_column(1)  # ... onto 10♣ (columns follow A K Q J 10 9 8 7)
     assert [str(m) for m in w.game.moves] == ["t1>t2"] and column_view(w, 0) == ["10♠"]
 
 
 def test_waste_to_column_by_two_clicks():
     w = widget_at(make(KLONDIKE, ["8♠"], waste="7♥", hidden=[0] * 7))
-    w.waste_top_button.click()
+    w.click_waste()
     assert w.selection.pile == "waste" and "Selected 7♥" in w.message
-    assert w.waste_top_button.layout.border.startswith("3px")  # the selection is marked
-    w.card_button(0).click()
+    assert w.state["marks"] == {"waste": [1, "selected"]}  # the selection is marked
+    w.click_column(0)
     assert [str(m) for m in w.game.moves] == ["w>t1"] and column_view(w, 0) == ["8♠", "7♥"]
-    assert w.selection is None and not w.waste_top_button.layout.border.startswith("3px")
+    assert w.selection is None and w.state["marks"] == {}
 
 
 def test_waste_to_foundation_by_clicking_the_card_twice_or_the_foundation():
@@ -102,31 +228,30 @@ def test_waste_to_foundation_by_clicking_the_card_twice_or_the_foundation():
     w.click_waste()
     w.click_waste()
     w.click_waste()
-    w.foundation_buttons[3].click()  # any foundation: the card goes to the one that takes it
+    w.click_foundation(3)  # any foundation: the card goes to the one that takes it
     assert [str(m) for m in w.game.moves] == ["w>f", "w>f"]
-    assert [b.description for b in w.foundation_buttons] == ["A♣", "A♥", "A", "A"]
+    assert foundation_tops(w) == ["A♣", "A♥", None, None]
 
 
-def test_column_to_foundation_and_the_to_foundation_button():
+def test_column_to_foundation_and_to_foundation():
     w = widget_at(make(KLONDIKE, ["A♠", "K♦ 2♠"], hidden=[0] * 7))
-    w.card_button(0).click()
-    w.foundation_buttons[0].click()
-    w.card_button(1).click()
-    w.to_foundation_button.click()
+    w.click_column(0)
+    w.click_foundation(0)
+    w.click_column(1)
+    w.to_foundation()
     assert [str(m) for m in w.game.moves] == ["t1>f", "t2>f"]
-    assert w.foundation_buttons[0].description == "2♠" and column_view(w, 1) == ["K♦"]
-    assert w.column_base_buttons[0].layout.display != "none"  # t1 is empty: its place shows
+    assert foundation_tops(w)[0] == "2♠" and column_view(w, 1) == ["K♦"] and column_view(w, 0) == []
 
 
 def test_column_to_column_single_card_and_build():
     w = widget_at(make(KLONDIKE, ["9♣ 8♥ 7♠", "9♠", "K♠"], hidden=[0] * 7))
-    w.card_button(0, depth=2).click()  # 8♥ 7♠ as one build ...
+    w.click_column(0, depth=2)  # 8♥ 7♠ as one build ...
     assert w.selection == ("column", 0, 2)
-    w.card_button(1).click()  # ... onto 9♠
+    w.click_column(1)  # ... onto 9♠
     assert [str(m) for m in w.game.moves] == ["t1>t2:2"]
     assert column_view(w, 1) == ["9♠", "8♥", "7♠"]
     w.click_column(1)  # 7♠ ...
-    w.click_column(0)  # ... back onto... 9♣ is not an 8: refused
+    w.click_column(0)  # ... onto 9♣ is refused
     assert len(w.game.moves) == 1 and "7♠ cannot go on 9♣" in w.message
     w.click_column(0)
     w.click_column(3)  # 9♣ onto the empty t4: only a King may go there
@@ -140,28 +265,29 @@ def test_column_to_column_single_card_and_build():
 def test_foundation_back_to_a_column_where_the_variant_allows_it():
     v = replace(KLONDIKE, foundation_to_tableau=True)
     w = widget_at(make(v, ["8♠"], foundations=["A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥"], hidden=[0] * 7))
-    w.foundation_buttons[0].click()
+    w.click_foundation(0)
     assert w.selection == ("foundation", 0, 1)
-    w.card_button(0).click()
+    w.drop("f1", "t1")
     assert [str(m) for m in w.game.moves] == ["f1>t1"] and column_view(w, 0) == ["8♠", "7♥"]
-    assert w.foundation_buttons[0].description == "6♥"
+    assert foundation_tops(w)[0] == "6♥"
 
 
 def test_klondike_refuses_to_take_a_card_back_from_a_foundation():
     w = widget_at(make(KLONDIKE, ["8♠"], foundations=["A♥"], hidden=[0] * 7))
-    w.foundation_buttons[0].click()
+    w.click_foundation(0)
     assert w.selection is None and "never come back from a foundation" in w.message
 
 
-# --- errors teach and change nothing ------------------------------------------------------------
+# --- errors teach and change nothing ------------------------------------------------------------------
 def test_an_illegal_attempt_explains_the_rule_and_changes_nothing():
     w = play("klondike", seed=1)
     before = w.game.position
-    w.card_button(0).click()  # 7♦
-    w.card_button(1).click()  # onto 6♦: illegal
+    w.click_column(0)  # 7♦
+    w.click_column(1)  # onto 6♦: illegal
     assert w.game.position == before and w.game.moves == []
     assert w.message.startswith("t1>t2 is illegal")
-    assert w.game.explain("t1>t2") in w.message and "opposite colour" in w.status.value
+    assert w.game.explain("t1>t2") in w.message and "opposite colour" in w.state["message"]
+    assert w.state["kind"] == "error"
     assert_table_matches_game(w)
 
 
@@ -173,11 +299,13 @@ def test_face_down_and_empty_places_explain_themselves():
     assert "empty" in w.message
     w.click_waste()
     assert "waste is empty" in w.message
-    w.to_foundation_button.click()
+    w.to_foundation()
     assert "Select a card first" in w.message
     w.click_column(0, depth=2)
     w.to_foundation()
     assert "one card at a time" in w.message
+    w.drop("t1", "waste")
+    assert "cannot be put on the waste" in w.message
     assert w.game.moves == []
 
 
@@ -192,62 +320,83 @@ def test_no_exception_reaches_the_notebook(monkeypatch):
         raise RuntimeError("strategy crashed")
 
     monkeypatch.setitem(sys.modules, "solitaire.strategies", types.SimpleNamespace(strategy_hint=broken))
-    w.hint_button.click()
+    w.hint()
     assert "Something went wrong" in w.message and "strategy crashed" in w.message
-    w.seed_field.value = -3  # a bad seed is explained, the game stays
+    w.new_game(seed=-3)  # a bad seed is explained, the game stays
     assert "seed" in w.message and w.game.seed == 1
+    send(w, action="new_game", variant="klondike", seed="x")
+    assert "Something went wrong" in w.message and w.game.seed == 1
 
 
-# --- undo, redo, restart, new deal, variants ----------------------------------------------------
-def test_undo_redo_and_restart_buttons():
+def test_text_from_data_is_never_html():
+    """A loaded game's seed or a variant's name reaches the browser as data that table.js sets as text."""
+    evil = "<img src=x onerror=alert(1)>"
+    w = GameWidget(Game(replace(KLONDIKE, name=evil), seed=3))
+    assert w.state["variant"]["name"] == evil  # data, drawn with textContent by table.js
+    picture = w._repr_mimebundle_()[0]["image/svg+xml"]
+    assert evil not in picture and html.escape(evil) in picture
+    ElementTree.fromstring(picture)  # well-formed: nothing from the data broke out of the SVG
+    js = (Path(solitaire.__file__).parent / "widget" / "table.js").read_text()
+    assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "outerHTML" not in js
+
+
+# --- undo, redo, restart, new deal, variants --------------------------------------------------------
+def test_undo_redo_and_restart():
     w = play("klondike", seed=1)
-    assert w.undo_button.disabled and w.redo_button.disabled
-    w.stock_button.click()
-    w.stock_button.click()
-    w.undo_button.click()
-    assert len(w.game.moves) == 1 and not w.redo_button.disabled
-    w.redo_button.click()
+    assert not w.state["can_undo"] and not w.state["can_redo"]
+    w.click_stock()
+    w.click_stock()
+    w.undo()
+    assert len(w.game.moves) == 1 and w.state["can_redo"]
+    w.redo()
     assert len(w.game.moves) == 2
-    w.restart_button.click()
+    w.restart()
     assert w.game.moves == [] and w.game.position == Game("klondike", seed=1).position
     assert w.game.can_redo() and "Redo" in w.message
     assert_table_matches_game(w)
-    w.undo_button.click()
+    w.undo()
     assert "no move to undo" in w.message
 
 
 def test_new_deal_moves_to_the_next_seed():
     w = play("klondike", seed=1)
-    w.stock_button.click()
-    w.new_deal_button.click()
-    assert w.game.seed == 2 and w.seed_field.value == 2 and w.game.moves == []
+    w.click_stock()
+    w.new_deal()
+    assert w.game.seed == 2 and w.state["seed"] == 2 and w.game.moves == []
     assert w.game.position == Game("klondike", seed=2).position
-    w.seed_field.value = 40
+    w.new_game(seed=40)
     assert w.game.seed == 40 and w.game.position == Game("klondike", seed=40).position
     assert_table_matches_game(w)
 
 
 def test_changing_the_variant_deals_it_and_resizes_the_table():
     w = play("klondike", seed=3)
-    w.variant_select.value = SOLIJOY
+    w.new_game(SOLIJOY)
     assert w.game.variant == SOLIJOY and w.game.seed == 3
-    assert len(w.columns_row.children) == 9 and len(w.foundation_row.children) == 8
+    assert len(w.state["columns"]) == 9 and len(w.state["foundations"]) == 8
     assert_table_matches_game(w)
-    w.variant_select.value = ITALIAN
-    assert len(w.columns_row.children) == 7 and len(w.foundation_row.children) == 4
-    assert w.game.position == Game("italian", seed=3).position
+    w.new_game("italian")
+    assert len(w.state["columns"]) == 7 and len(w.state["foundations"]) == 4
+    assert w.game.position == Game("italian", seed=3).position and w.state["variant"]["first_rank"] == "A"
     assert_table_matches_game(w)
 
 
-def test_a_custom_variant_appears_in_the_selector():
+def test_a_custom_variant_draw_three():
     w = Game(replace(KLONDIKE, draw=3), seed=2).widget()
-    assert w.variant_select.value.draw == 3 and "(custom)" in w.variant_select.label
-    w.stock_button.click()
-    assert len(shown(w.waste_buttons)) == 3
+    assert w.state["variant"]["key"] is None and w.state["variant"]["draw"] == 3
+    w.click_stock()
+    assert len(w.state["waste"]["shown"]) == 3
     assert_table_matches_game(w)
 
 
-# --- the end of the game ------------------------------------------------------------------------
+def test_theme_and_four_colour_options():
+    w = play("klondike", seed=1, theme="dark", four_colour=True)
+    assert w.theme == "dark" and w.four_colour
+    with pytest.raises(ValueError, match="unknown theme"):
+        play("klondike", theme="purple")
+
+
+# --- the end of the game ----------------------------------------------------------------------------
 def almost_won():
     return make(KLONDIKE, ["K♠", "K♥"], waste="K♦", stock="K♣", hidden=[0] * 7,
                 foundations=full_foundations("A 2 3 4 5 6 7 8 9 10 J Q"))
@@ -255,26 +404,27 @@ def almost_won():
 
 def test_winning_by_clicking_shows_the_banner():
     w = widget_at(almost_won())
-    assert w.banner.layout.display == "none"
-    w.card_button(0).click()
-    w.card_button(0).click()  # the same card again: to its foundation
-    w.card_button(1).click()
-    w.foundation_buttons[0].click()
-    w.waste_top_button.click()
-    w.to_foundation_button.click()
-    w.stock_button.click()
+    assert w.state["banner"] == "" and w.state["over"] is None
+    w.click_column(0)
+    w.click_column(0)  # the same card again: to its foundation
+    w.click_column(1)
+    w.click_foundation(0)
+    w.click_waste()
+    w.to_foundation()
+    w.click_stock()
     w.click_waste()
     w.click_waste()
     assert [str(m) for m in w.game.moves] == ["t1>f", "t2>f", "w>f", "draw", "w>f"]
-    assert w.game.is_won() and w.banner.layout.display != "none" and "You won" in w.banner.value
-    w.undo_button.click()
-    assert w.banner.layout.display == "none"
+    assert w.game.is_won() and w.state["over"] == "won" and "You won" in w.state["banner"]
+    assert w.state["stock"] == 0 and w.state["waste"]["shown"] == [] and not w.state["recycle"]
+    w.undo()
+    assert w.state["banner"] == ""
 
 
 def test_no_more_moves_banner():
     w = widget_at(make(KLONDIKE, ["2♠", "2♥"], stock="", hidden=[0] * 7))
     assert w.game.over_reason() == "no more moves"
-    assert w.banner.layout.display != "none" and "No more moves" in w.banner.value
+    assert w.state["over"] == "lost" and "No more moves" in w.state["banner"]
 
 
 def test_auto_finish_plays_safe_foundation_moves_without_the_solver(monkeypatch):
@@ -283,29 +433,59 @@ def test_auto_finish_plays_safe_foundation_moves_without_the_solver(monkeypatch)
              foundations=["A♣", "A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦", "A♥", "A♠"])
     w = widget_at(p)
     assert str(safe_foundation_move(w.game)) == "t2>f"  # 2♥: both black aces are up, nothing needs it
-    w.auto_finish_button.click()
-    assert "3 safe foundation move" in w.message and "solver is not available" in w.message
+    w.auto_finish()
+    assert "3 move(s)" in w.message and "solver is not available" in w.message
     assert sorted(str(m) for m in w.game.moves) == ["t2>f", "t2>f", "t3>f"]
     assert column_view(w, 0) == ["K♠", "Q♥"]  # Q♥ waits: a black Jack could still want it
-    w.auto_finish_button.click()
+    w.auto_finish()
     assert "no safe foundation move" in w.message and len(w.game.moves) == 3
 
 
 def test_auto_finish_collects_an_open_table_without_the_solver(monkeypatch):
     monkeypatch.setitem(sys.modules, "solitaire.solver", None)
     courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    p = make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-             foundations=full_foundations("A 2 3 4 5 6 7 8 9 10"))
-    w = widget_at(p)
-    w.auto_finish_button.click()
-    assert w.game.is_won() and "You won" in w.banner.value
+    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
+                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
+    w.auto_finish()
+    assert w.game.is_won() and "You won" in w.state["banner"]
+
+
+def test_auto_finish_from_the_table_goes_move_by_move_and_stops(monkeypatch):
+    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
+    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
+    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
+                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
+    sent = count_messages(w)
+    send(w, action="auto_finish")
+    assert len(w.game.moves) == 1 and w.state["auto"] and len(sent) == 1
+    send(w, action="auto_step", seq=w.state["seq"])
+    send(w, action="auto_step", seq=w.state["seq"] - 1)  # a stale request (a second view) does nothing
+    assert len(w.game.moves) == 2 and len(sent) == 3
+    send(w, action="auto_stop")
+    assert not w.state["auto"] and "stopped after 2" in w.message
+    send(w, action="auto_step", seq=w.state["seq"])
+    assert len(w.game.moves) == 2
+    send(w, action="auto_finish")
+    while w.state["auto"]:
+        send(w, action="auto_step", seq=w.state["seq"])
+    assert w.game.is_won() and "You won" in w.state["banner"]
+
+
+def test_another_action_ends_auto_finish(monkeypatch):
+    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
+    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
+    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
+                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
+    send(w, action="auto_finish")
+    send(w, action="undo")
+    assert not w.state["auto"] and w.game.moves == []
 
 
 def test_auto_finish_uses_the_solver_when_present():
     pytest.importorskip("solitaire.solver")
     w = widget_at(almost_won())
-    w.auto_finish_button.click()
-    assert w.game.is_won() and "solver" in w.message and "You won" in w.banner.value
+    w.auto_finish()
+    assert w.game.is_won() and "solver" in w.message and "You won" in w.state["banner"]
 
 
 def test_a_whole_deal_won_by_clicks_alone():
@@ -319,55 +499,50 @@ def test_a_whole_deal_won_by_clicks_alone():
         before = len(w.game.moves)
         click_move(w, m)
         assert len(w.game.moves) == before + 1 and w.game.moves[-1] == m, w.message
-    assert w.game.is_won() and "You won" in w.banner.value
+        no_hidden_card_is_sent(w)
+    assert w.game.is_won() and "You won" in w.state["banner"]
     assert_table_matches_game(w)
 
 
 def click_move(w: GameWidget, m: Move) -> None:
-    """Make a move the way a player would: with the table's buttons."""
+    """Make a move the way a player would: clicks, a drop or a double-click."""
     if m.kind in ("draw", "recycle"):
-        w.stock_button.click()
+        w.click_stock()
     elif m.kind == "flip":
-        w.card_button(m.source).click()
+        w.click_column(m.source)
     elif m.kind == "w>t":
-        w.waste_top_button.click()
-        w.card_button(m.target).click()
+        w.drop("waste", f"t{m.target + 1}")
     elif m.kind == "w>f":
-        w.waste_top_button.click()
-        w.waste_top_button.click()
+        w.double_click("waste")
     elif m.kind == "t>f":
-        w.card_button(m.source).click()
-        w.to_foundation_button.click()
+        w.click_column(m.source)
+        w.to_foundation()
     elif m.kind == "t>t":
-        w.card_button(m.source, m.count).click()
-        w.card_button(m.target).click()
+        w.click_column(m.source, m.count)
+        w.click_column(m.target)
     else:
-        w.foundation_buttons[m.source].click()
-        w.card_button(m.target).click()
+        w.click_foundation(m.source)
+        w.click_column(m.target)
 
 
-# --- teaching aids ------------------------------------------------------------------------------
+# --- teaching aids ----------------------------------------------------------------------------------
 def test_legal_moves_and_position_text_panels():
     w = play("klondike", seed=1)
-    assert w.legal_view.layout.display == "none" and w.text_view.layout.display == "none"
-    w.show_moves_toggle.value = True
-    assert w.legal_view.layout.display != "none"
-    assert all(str(m).replace(">", "&gt;") in w.legal_view.value for m in w.game.legal_moves())
-    w.show_text_toggle.value = True
-    assert w.text_view.layout.display != "none"
-    try:
-        expected = w.game.to_text()
-    except (ImportError, AttributeError):
-        expected = str(w.game)
-    assert expected.splitlines()[-1].replace("<", "&lt;").replace(">", "&gt;") in w.text_view.value
-    w.stock_button.click()
-    assert "Legal moves" in w.legal_view.value
+    assert w.state["legal"] is None and w.state["text"] is None
+    w.show_legal_moves()
+    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
+    w.show_position_text()
+    assert w.state["text"] == w.game.to_text()
+    w.click_stock()
+    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
+    w.show_legal_moves(False)
+    assert w.state["legal"] is None
 
 
 def test_hint_without_strategies_says_so(monkeypatch):
     monkeypatch.setitem(sys.modules, "solitaire.strategies", None)
     w = play("klondike", seed=1)
-    w.hint_button.click()
+    w.hint()
     assert "not available" in w.message and w.game.moves == []
 
 
@@ -375,9 +550,11 @@ def test_hint_marks_the_suggested_move(monkeypatch):
     fake = types.SimpleNamespace(strategy_hint=lambda game: (Move.from_text("t1>t7"), "build down"))
     monkeypatch.setitem(sys.modules, "solitaire.strategies", fake)
     w = play("klondike", seed=1)
-    w.hint_button.click()
+    w.hint()
     assert w.marked == Move.from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
-    assert w.card_button(0).layout.border.startswith("3px") and w.card_button(6).layout.border.startswith("3px")
+    assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
+    picture = w._repr_mimebundle_()[0]["image/svg+xml"]
+    assert picture.count('stroke="#ffc400"') == 1 and picture.count('stroke="#4fd8ff"') == 1
     assert w.game.moves == []
 
 
@@ -388,7 +565,7 @@ def test_real_hints_are_legal_explained_and_playable(variant):
     for _ in range(15):
         if w.game.is_over():
             break
-        w.hint_button.click()
+        w.hint()
         assert w.marked in w.game.legal_moves(), w.message
         assert w.message.startswith(f"Hint: {w.marked} — ") and "marked in blue" in w.message
         click_move(w, w.marked)
@@ -399,24 +576,25 @@ def test_real_hints_are_legal_explained_and_playable(variant):
 def test_real_hint_when_no_move_is_left():
     pytest.importorskip("solitaire.strategies")
     w = widget_at(make(KLONDIKE, ["2♠", "2♥"], stock="", hidden=[0] * 7))
-    w.hint_button.click()
+    w.hint()
     assert w.message.startswith("No hint") and w.marked is None
 
 
 def test_replay_steps_forward_and_back():
     w = play("klondike", seed=1)
     w.load_replay(["draw", "t1>t7", "draw"])
-    assert w.replay_box.layout.display != "none" and "0/3" in w.replay_label.value
-    w.replay_next_button.click()
-    w.replay_next_button.click()
-    assert [str(m) for m in w.game.moves] == ["draw", "t1>t7"] and "2/3" in w.replay_label.value
-    w.replay_prev_button.click()
-    assert [str(m) for m in w.game.moves] == ["draw"] and "next: <b>t1&gt;t7" in w.replay_label.value
-    w.replay_next_button.click()
-    w.replay_next_button.click()
-    assert w.replay_next_button.disabled and "end of the replay" in w.replay_label.value
-    w.replay_end_button.click()
-    assert w.replay_box.layout.display == "none"
+    assert w.state["replay"] == {"step": 0, "total": 3, "next": "draw"}
+    w.replay_next()
+    w.replay_next()
+    assert [str(m) for m in w.game.moves] == ["draw", "t1>t7"] and w.state["replay"]["step"] == 2
+    w.replay_prev()
+    assert [str(m) for m in w.game.moves] == ["draw"] and w.state["replay"]["next"] == "t1>t7"
+    assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
+    w.replay_next()
+    w.replay_next()
+    assert w.state["replay"] == {"step": 3, "total": 3, "next": None}
+    w.end_replay()
+    assert w.state["replay"] is None
 
 
 def test_replay_notices_when_the_player_leaves_it():
@@ -424,7 +602,7 @@ def test_replay_notices_when_the_player_leaves_it():
     w.load_replay([Move("draw"), Move("draw")])
     w.click_column(0)
     w.click_column(6)  # the player's own move
-    w.replay_next_button.click()
+    w.replay_next()
     assert "left the replay" in w.message and [str(m) for m in w.game.moves] == ["t1>t7"]
 
 
@@ -442,31 +620,103 @@ def test_replay_accepts_a_solver_result_and_refresh_follows_code_changes():
     w.refresh()  # ... so the table is drawn again on request
     assert_table_matches_game(w)
     w.set_game(Game("solijoy", seed=4))
-    assert w.variant_select.value == SOLIJOY and w.seed_field.value == 4 and not w.replay
+    assert w.state["variant"]["key"] == "solijoy" and w.state["seed"] == 4 and not w.replay
     assert_table_matches_game(w)
 
 
 def test_auto_finish_on_a_won_game_says_so():
     w = widget_at(make(KLONDIKE, [], stock="", hidden=[0] * 7, foundations=full_foundations(
         "A 2 3 4 5 6 7 8 9 10 J Q K")))
-    w.auto_finish_button.click()
+    w.auto_finish()
     assert "already won" in w.message and w.game.moves == []
 
 
-def test_solution_button_loads_the_solvers_line_as_a_replay():
+def test_solution_loads_the_solvers_line_as_a_replay():
     pytest.importorskip("solitaire.solver")
     w = play("klondike", seed=2)
-    w.solution_button.click()
+    w.show_solution()
     if not w.replay:
         pytest.skip(f"the solver did not win in time: {w.message}")
     assert "press Next" in w.message and w.marked == w.replay[0]
     for _ in range(3):
-        w.replay_next_button.click()
+        send(w, action="replay_next")
     assert w.game.moves == w.replay[:3] and w.replay_step == 3
 
 
 def test_solution_without_a_solver_says_so(monkeypatch):
     monkeypatch.setitem(sys.modules, "solitaire.solver", None)
     w = play("klondike", seed=2)
-    w.solution_button.click()
+    w.show_solution()
     assert "not available" in w.message and not w.replay
+
+
+# --- win chance --------------------------------------------------------------------------------------
+def test_win_chance_says_the_estimate_in_words(monkeypatch):
+    w = play("klondike", seed=1)
+    asked = []
+
+    def win_chance(samples=20, seed=0):
+        asked.append((samples, seed))
+        return types.SimpleNamespace(share=0.35, interval=(0.2, 0.55), samples=samples)
+
+    monkeypatch.setattr(w.game, "win_chance", win_chance, raising=False)
+    sent = count_messages(w)
+    send(w, action="win_chance")
+    assert asked == [(20, 0)] and len(sent) == 2  # "Estimating ..." first, then the answer
+    assert w.message == "Win chance from here: about 35% (likely between 20% and 55%), from 20 samples."
+    assert w.game.moves == []
+
+
+def test_win_chance_uses_the_results_own_words(monkeypatch):
+    class Chance:
+        def __str__(self):
+            return "about 40%: the solver wins 8 of 20 ways the hidden cards could lie"
+
+    w = play("klondike", seed=1)
+    monkeypatch.setattr(w.game, "win_chance", lambda: Chance(), raising=False)
+    w.win_chance()
+    assert w.message == "Win chance from here: about 40%: the solver wins 8 of 20 ways the hidden cards could lie."
+
+
+def test_win_chance_without_the_method_says_it_is_not_available(monkeypatch):
+    w = play("klondike", seed=1)
+    if hasattr(w.game, "win_chance"):
+        monkeypatch.delattr(type(w.game), "win_chance")
+    w.win_chance()
+    assert "not available" in w.message and w.state["kind"] == "error"
+
+
+# --- a picture where no kernel runs ------------------------------------------------------------------
+def test_the_mime_bundle_carries_an_svg_of_the_table():
+    w = play("solijoy", seed=1)
+    w.click_stock()
+    data, _ = w._repr_mimebundle_()
+    assert set(data) == {"text/plain", "application/vnd.jupyter.widget-view+json", "image/svg+xml"}
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w.model_id
+    assert data["image/svg+xml"] == solitaire.render.svg(w.game.position)
+    assert data["text/plain"] == "<card table: SoliJoy, seed 1, 1 moves>"
+    w.click_column(2, 1)
+    marked = w._repr_mimebundle_()[0]["image/svg+xml"]
+    assert marked.count('stroke="#ffc400"') == 1  # the selection is outlined in the picture too
+
+
+def test_the_real_win_chance_in_words():
+    if not hasattr(Game, "win_chance"):
+        pytest.skip("Game.win_chance is not in this version of the kit yet")
+    w = widget_at(almost_won())
+    w.win_chance()
+    assert w.message.startswith("Win chance from here: ") and "100%" in w.message, w.message
+    assert w.game.moves == []
+
+
+def test_saved_lesson_04_shows_a_picture_of_every_table():
+    """Where no kernel runs (GitHub, nbviewer: nbconvert's HTML), each table of lesson 04 is an SVG picture."""
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    nb = nbformat.read(Path(__file__).parents[1] / "notebooks" / "04_play.ipynb", as_version=4)
+    tables = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(tables) == 5 and all("image/svg+xml" in o["data"] for o in tables)
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
+    pictures = body.count('data-mime-type="image/svg+xml"')
+    assert pictures >= len(tables) + 1  # the tables and the PySolFC deal's picture

@@ -1,0 +1,156 @@
+"""The kit's solver side by side with Klondike-Solver (``pyksolve``, C++), on PySolFC deal numbers.
+
+    nice python benchmarks/bench_vs_ksolve.py --deals 1-500 --seconds 10 --states 5000000 --csv vs.csv
+
+Needs the optional benchmark packages ``pyksolve`` and ``pysol-cards`` (``pip install pyksolve pysol-cards``).
+Each deal number is dealt by ``pysol-cards`` (PySolFC's own deal generator), read with ``Game.from_pysol`` and
+given to both solvers in the same run, one after the other on one core: the kit with ``--seconds`` per deal,
+Klondike-Solver (``SolveMinimal``, its default) with ``--states`` closed states per deal. Configurations:
+draw 1 and draw 3, unlimited passes, with cards allowed back from the foundations ("back") and without.
+Klondike-Solver always allows cards back, so the configurations without it compare the kit under stricter
+rules with the same Klondike-Solver run (a win without cards back is a win with them too).
+
+Rows go to ``--csv`` as they finish; a rerun with the same file skips the finished ones (resumable), and
+``--ksolve-only`` / ``--kit-only`` fill in one solver's rows at a time. The
+summary gives, per configuration and solver: deals, won, unwinnable, unknown, decided share, median and mean
+seconds per deal; and the contradictions (one solver proves unwinnable what the other wins).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import time
+from dataclasses import replace
+
+from solitaire import KLONDIKE, Game, solve
+
+CONFIGS = {"draw1-back": (1, True), "draw3-back": (3, True), "draw1": (1, False), "draw3": (3, False)}
+KSOLVE_STATUS = {"SolvedMinimal": "won", "SolvedMayNotBeMinimal": "won", "Impossible": "unwinnable",
+                 "CouldNotComplete": "unknown"}
+FIELDS = ["solver", "config", "deal", "status", "seconds", "effort"]
+
+
+def pysol_layout(deal: int) -> str:
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game as PysolGame
+    from pysol_cards.random_base import RandomBase
+    return PysolGame("klondike", deal, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
+
+
+def kit_row(config: str, deal: int, layout: str, seconds: float) -> dict:
+    draw, back = CONFIGS[config]
+    variant = replace(KLONDIKE, name=f"Klondike {config}", draw=draw, foundation_to_tableau=back)
+    game = Game.from_pysol(layout, variant=variant)
+    start = time.perf_counter()
+    r = solve(game, max_seconds=seconds)
+    wall = time.perf_counter() - start
+    if r.status == "won":  # every claimed win must replay
+        game.play_all(r.moves)
+        assert game.is_won(), f"deal {deal} {config}: the kit's solution does not replay to a win"
+    return {"solver": "kit", "config": config, "deal": deal, "status": r.status, "seconds": round(wall, 4),
+            "effort": r.nodes}
+
+
+def ksolve_row(draw: int, deal: int, layout: str, states: int) -> dict:
+    from pyksolve.solver import Solitaire
+    s = Solitaire()
+    # its reader wants at least 211 characters; a PySolFC layout has about 205, so pad it with newlines
+    if not s.load_pysol(layout + "\n" * 16):
+        raise RuntimeError(f"Klondike-Solver could not read deal {deal}")
+    s.reset_game(draw)
+    start = time.perf_counter()
+    result = s.solve_minimal(max_closed_count=states)
+    wall = time.perf_counter() - start
+    return {"solver": "ksolve", "config": f"draw{draw}-back", "deal": deal, "status": KSOLVE_STATUS[result.name],
+            "seconds": round(wall, 4), "effort": s.moves_made_count}
+
+
+def deal_numbers(text: str) -> list[int]:
+    first, _, last = text.partition("-")
+    return list(range(int(first), int(last or first) + 1))
+
+
+def read_rows(path: str | None) -> list[dict]:
+    if not path or not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return [dict(r, deal=int(r["deal"]), seconds=float(r["seconds"])) for r in csv.DictReader(f)]
+
+
+def run(args, rows: list[dict]) -> None:
+    done = {(r["solver"], r["config"], r["deal"]) for r in rows}
+    out = open(args.csv, "a", newline="") if args.csv else None
+    writer = csv.DictWriter(out, FIELDS) if out else None
+    if out and os.path.getsize(args.csv) == 0:
+        writer.writeheader()
+    configs = args.configs.split(",")
+    try:
+        for n, deal in enumerate(deal_numbers(args.deals), 1):
+            layout = pysol_layout(deal)
+            todo = []
+            for draw in sorted({CONFIGS[c][0] for c in configs}):
+                if ("ksolve", f"draw{draw}-back", deal) not in done and not args.kit_only:
+                    todo.append(lambda d=draw: ksolve_row(d, deal, layout, args.states))
+            for config in configs:
+                if ("kit", config, deal) not in done and not args.ksolve_only:
+                    todo.append(lambda c=config: kit_row(c, deal, layout, args.seconds))
+            for job in todo:
+                row = job()
+                rows.append(row)
+                if writer:
+                    writer.writerow(row)
+                    out.flush()
+            if n % args.every == 0:
+                print(summary(rows, configs), flush=True)
+    finally:
+        if out:
+            out.close()
+
+
+def summary(rows: list[dict], configs: list[str]) -> str:
+    lines = [f"{'config':11} {'solver':7} {'deals':>5} {'won':>5} {'unwin':>5} {'unknown':>7} {'decided%':>8} "
+             f"{'median s':>8} {'mean s':>7}  contradictions"]
+    for config in configs:
+        draw, _ = CONFIGS[config]
+        kit = {r["deal"]: r for r in rows if r["solver"] == "kit" and r["config"] == config}
+        ks = {r["deal"]: r for r in rows if r["solver"] == "ksolve" and r["config"] == f"draw{draw}-back"}
+        both = sorted(set(kit) & set(ks)) or sorted(kit)
+        for name, table in (("kit", kit), ("ksolve", ks)):
+            got = [table[d] for d in both if d in table]
+            if not got:
+                continue
+            count = {s: sum(r["status"] == s for r in got) for s in ("won", "unwinnable", "unknown")}
+            times = [r["seconds"] for r in got]
+            note = ""
+            if name == "kit" and ks:
+                wrong = [d for d in both if d in ks and {kit[d]["status"], ks[d]["status"]} == {"won", "unwinnable"}
+                         and not (kit[d]["status"] == "unwinnable" and not CONFIGS[config][1])]
+                note = f"{len(wrong)}" + (f" (deals {wrong[:10]})" if wrong else "")
+            lines.append(f"{config:11} {name:7} {len(got):5d} {count['won']:5d} {count['unwinnable']:5d} "
+                         f"{count['unknown']:7d} {100 * (len(got) - count['unknown']) / len(got):8.1f} "
+                         f"{statistics.median(times):8.3f} {statistics.mean(times):7.2f}  {note}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", default="1-60", help="PySolFC deal numbers, e.g. 1-500")
+    parser.add_argument("--seconds", type=float, default=10.0, help="the kit's budget per deal")
+    parser.add_argument("--states", type=int, default=5_000_000, help="Klondike-Solver's closed states per deal")
+    parser.add_argument("--configs", default="draw1-back,draw3-back,draw1,draw3")
+    parser.add_argument("--csv", help="append rows to this file, skipping those already in it")
+    parser.add_argument("--every", type=int, default=10, help="print the summary every this many deals")
+    parser.add_argument("--kit-only", action="store_true", help="do not run Klondike-Solver")
+    parser.add_argument("--ksolve-only", action="store_true", help="run only Klondike-Solver (the kit later)")
+    parser.add_argument("--summary", action="store_true", help="only summarise the rows in --csv")
+    args = parser.parse_args()
+    rows = read_rows(args.csv)
+    if not args.summary:
+        run(args, rows)
+    print(summary(rows, args.configs.split(",")))
+
+
+if __name__ == "__main__":
+    main()

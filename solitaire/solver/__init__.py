@@ -1,0 +1,196 @@
+"""A perfect-information ("thoughtful") solver for every Klondike-family variant.
+
+``solve(game_or_position)`` searches, knowing every face-down card, for a sequence of moves that wins.
+It answers "won" (with the moves, in the kit's notation, that replay with ``Game.play``), "unwinnable"
+(the whole search space was explored, with pruning that provably keeps a win if there is one), or
+"unknown" (the budget ran out first).
+
+The package, in reading order:
+
+* ``tables``: a variant's rules as lookup tables (built once per variant, from its data, never its name).
+* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged).
+* ``stock``: stock macro-moves (drawing and recycling are folded into the play of the card they reach).
+* ``columns``, ``node``, ``generation``: the moves worth trying; moves that only prepare something are
+  followed at once by their use.
+* ``pruning``: safe foundation moves and walled-in cards, each with its proof.
+* ``search``: a depth-first probe, then best-first, with a transposition table and an exact budget.
+* ``replay``: the internal moves expanded into real, rule-checked moves.
+
+``SolverOptions`` turns each pruning idea off, to measure what it saves.
+"""
+from __future__ import annotations
+
+import gc
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..moves import Move
+from ..state import Position
+from ..variants import Variant
+from .encoding import StateCodec
+from .generation import MoveGenerator
+from .options import SolverOptions
+from .pruning import SafeMoves, walled_in
+from .replay import SolverBug, real_moves
+from .search import Budget, OutOfBudget, Search
+from .stock import StockView, talon_reach
+from .tables import RuleTables, tables_for
+
+__all__ = ["STATUSES", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
+
+STATUSES = ("won", "unwinnable", "unknown")
+PROBE_NODES = 3000  # the depth-first probe explores at least this many states (when the budget allows)
+PROBE_SHARE = 0.85  # with two decks or no waste-to-foundation play, it gets this share of the budget
+TIME_SHARE = 0.93  # the search stops at this share of max_seconds, leaving the rest for freeing and replay
+_tables = tables_for  # the name the tests and lessons used before the package
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What ``solve`` found: a status, the winning moves (empty unless "won"), and the effort spent."""
+
+    status: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def decided(self) -> bool:
+        return self.status != "unknown"
+
+
+def probe_share(v: Variant) -> float:
+    """The share of the budget for depth-first search before best-first (measured: benchmarks/bench_solver.py).
+
+    One deck with waste-to-foundation plays (Klondike, draw 1 or 3): best-first finds the hard wins, so the
+    probe is short. Two decks or no waste-to-foundation play (SoliJoy): depth-first does much better.
+    """
+    return PROBE_SHARE if v.decks > 1 or not v.waste_to_foundation else 0.0
+
+
+def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int | None = None,
+          options: SolverOptions | None = None) -> SolveResult:
+    """Search for a win from a Game's current position or a Position, knowing every card.
+
+    ``max_seconds`` (wall-clock time for the whole call) and ``max_nodes`` (states expanded, exactly) bound
+    the effort; either may be None (not both, for a huge variant). The result's ``moves`` replay with
+    ``Game.play`` from that position to a win when the status is "won". ``options`` turns pruning ideas
+    off (``SolverOptions``).
+
+    >>> from solitaire import Game
+    >>> solve(Game("klondike", 3), max_nodes=5000).status
+    'won'
+    >>> solve(Game("klondike", 3), max_nodes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_nodes must be None or a whole number >= 1, got 0
+    """
+    start = time.perf_counter()
+    p = _checked_position(game_or_position)
+    max_seconds, max_nodes = _checked_budget(max_seconds, max_nodes)
+    if options is not None and not isinstance(options, SolverOptions):
+        raise ValueError(f"options must be a SolverOptions, got {options!r}")
+    options = (options or SolverOptions()).for_variant(p.variant)
+    deadline = None if max_seconds is None else start + TIME_SHARE * max_seconds
+    solver = _Solver(tables_for(p.variant), options)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # the search makes millions of small tuples, none of them cyclic
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        status, internal, flips, nodes = solver.run(p, start, max_seconds, max_nodes, deadline)
+        solver = None  # free the search's tables inside the call, so its time is counted
+        moves = real_moves(p, flips, internal) if status == "won" else []
+    finally:
+        sys.setrecursionlimit(limit)
+        if gc_was_on:
+            gc.enable()
+    return SolveResult(status, moves, nodes, time.perf_counter() - start)
+
+
+def _checked_position(game_or_position) -> Position:
+    p = getattr(game_or_position, "position", game_or_position)
+    if not isinstance(p, Position):
+        raise ValueError(f"solve needs a Game or a Position, got {game_or_position!r}")
+    v = p.variant
+    if len(p.cards()) != v.deck_size:
+        raise ValueError(f"the position holds {len(p.cards())} cards but a {v.name} deck has "
+                         f"{v.deck_size}: put every card in some pile before solving")
+    if v.passes is not None and (isinstance(v.passes, bool) or not isinstance(v.passes, int) or v.passes < 1):
+        raise ValueError(f"the solver needs passes to be None (unlimited) or a whole number >= 1, got "
+                         f"{v.passes!r}: use passes=None for unlimited recycling")
+    if isinstance(v.draw, bool) or not isinstance(v.draw, int) or v.draw < 1:
+        raise ValueError(f"the solver needs draw to be a whole number >= 1, got {v.draw!r}")
+    return p
+
+
+def _checked_budget(max_seconds, max_nodes) -> tuple[float | None, int | None]:
+    if max_seconds is not None:
+        if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
+                or not math.isfinite(max_seconds) or max_seconds <= 0:
+            raise ValueError(f"max_seconds must be None or a finite number of seconds > 0, got {max_seconds!r}")
+        max_seconds = float(max_seconds)
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
+        raise ValueError(f"max_nodes must be None or a whole number >= 1, got {max_nodes!r}")
+    return max_seconds, max_nodes
+
+
+class _Solver:
+    """One solve: the parts wired together for a variant and options, and the probe/best-first schedule."""
+
+    def __init__(self, tables: RuleTables, options: SolverOptions) -> None:
+        self.tables = tables
+        self.options = options
+        self.codec = StateCodec(tables, options.columns_as_a_set)
+        self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
+        self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
+
+    def search(self, budget: Budget) -> Search:
+        return Search(self.codec, self.generator, self.safe, budget)
+
+    def run(self, p: Position, start: float, max_seconds, max_nodes, deadline):
+        """(status, internal moves of the win, flips to play first, nodes expanded)."""
+        state, flips = self.codec.from_position(p)
+        autos: list = []
+        state = self.safe.settle(*state, autos)
+        if self.codec.is_won(state):
+            return "won", autos, flips, 0
+        if self.options.walled_in_check and walled_in(state, self.tables, self.tables.variant.foundation_to_tableau):
+            return "unwinnable", [], flips, 0
+        probe = self._probe_budget(start, max_seconds, max_nodes, deadline)
+        search = self.search(probe)
+        search.seen.add(self.codec.key(state))
+        line = None
+        try:
+            try:
+                line = search.path if search.dfs(state) else None
+            except OutOfBudget:
+                if (max_nodes is not None and probe.nodes >= max_nodes) or (
+                        deadline is not None and time.perf_counter() >= deadline):
+                    raise
+                search = self.search(Budget(max_nodes, deadline, probe.nodes))
+                line = search.best_first(state)
+        except OutOfBudget:
+            return "unknown", [], flips, search.budget.nodes
+        nodes = search.budget.nodes
+        if line is None:
+            return "unwinnable", [], flips, nodes
+        internal = list(autos)
+        for move, more in line:
+            internal.append(move)
+            internal.extend(more)
+        return "won", internal, flips, nodes
+
+    def _probe_budget(self, start: float, max_seconds, max_nodes, deadline) -> Budget:
+        share = probe_share(self.tables.variant)
+        nodes = max(PROBE_NODES, int(share * max_nodes)) if max_nodes is not None else None
+        probe_deadline = None if max_seconds is None or not share else start + share * TIME_SHARE * max_seconds
+        if nodes is None and probe_deadline is None:
+            nodes = PROBE_NODES
+        if max_nodes is not None:
+            nodes = min(nodes, max_nodes)
+        if deadline is not None:
+            probe_deadline = min(probe_deadline or deadline, deadline)
+        return Budget(nodes, probe_deadline)

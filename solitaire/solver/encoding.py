@@ -1,0 +1,113 @@
+"""The solver's compact state, its key in the transposition table, and the foundations' arithmetic.
+
+A state is a plain tuple ``(columns, heights, talon, in_waste, recycles)`` (tuples hash and compare fast):
+
+* ``columns``: one ``bytes`` per column in the real order; byte 0 is the number of face-down cards, then the
+  cards bottom first. Every non-empty column's top is face up (a face-down top is turned at once: turning
+  a card only adds moves, so it never loses a win).
+* ``heights``: ``bytes``, the foundation heights grouped by suit, ``decks`` per suit, ascending within a
+  suit (the piles of one suit are interchangeable, so their order is not part of the state).
+* ``talon``: ``bytes``, the waste bottom..top then the stock top..bottom: the order drawing turns them up.
+* ``in_waste``: how many talon cards are in the waste (always 0 with a "free" stock, see ``RuleTables``).
+* ``recycles``: recycles used so far (part of the key only when passes are limited).
+"""
+from __future__ import annotations
+
+from ..state import Position
+from .tables import RuleTables
+
+BYTE = [bytes((i,)) for i in range(256)]
+
+
+class StateCodec:
+    """Keys of states and the foundation operations, for one variant."""
+
+    def __init__(self, tables: RuleTables, columns_as_a_set: bool = True) -> None:
+        self.tables = tables
+        self.decks = tables.decks
+        self.draw = tables.variant.draw
+        self.passes = tables.variant.passes
+        self.columns_as_a_set = columns_as_a_set
+
+    def key(self, state) -> bytes:
+        """The state's transposition-table key.
+
+        Column order: no rule names a column's place, so permuting the columns maps every line of play to an
+        equally good one; the key sorts them (``columns_as_a_set``). Stock: with a free stock (draw 1,
+        unlimited passes) every position of the waste can reach every other by drawing and recycling alone,
+        so the key omits it. With draw > 1 and unlimited passes, the positions that a full cycle of draws and
+        recycles passes through (a multiple of ``draw``, or the whole talon in the waste) are one state; other
+        positions are kept. With limited passes the recycles used are kept too. With the strict draw rule
+        every waste position is its own state (drawing is not always allowed).
+        """
+        columns, heights, talon, in_waste, recycles = state
+        order = sorted(columns) if self.columns_as_a_set else columns
+        k = b"\xff".join(order) + b"\xfe" + heights + talon
+        t = self.tables
+        if t.free_stock:
+            return k
+        if self.passes is None:
+            if not t.strict_draw and (in_waste % self.draw == 0 or in_waste == len(talon)):
+                in_waste = 0  # drawing and recycling cycle through these positions: one state
+            return k + b"\xfe" + in_waste.to_bytes(2, "big")
+        return k + b"\xfe" + in_waste.to_bytes(2, "big") + recycles.to_bytes(8, "big")
+
+    # --- foundations --------------------------------------------------------------------------------
+    def wanted(self, heights: bytes) -> set[int]:
+        """The cards the foundations take next."""
+        card_at, d = self.tables.card_at, self.decks
+        if d == 1:
+            return {card_at[0][heights[0]], card_at[1][heights[1]], card_at[2][heights[2]], card_at[3][heights[3]]}
+        return {card_at[i // d][h] for i, h in enumerate(heights)}
+
+    def raised(self, heights: bytes, c: int) -> bytes:
+        """The heights after ``c`` goes up."""
+        t = self.tables
+        suit, h, d = c >> 4, t.step[c], self.decks
+        if d == 1:
+            return heights[:suit] + BYTE[h + 1] + heights[suit + 1:]
+        group = sorted(heights[suit * d:(suit + 1) * d])
+        group[group.index(h)] = h + 1
+        return heights[:suit * d] + bytes(sorted(group)) + heights[(suit + 1) * d:]
+
+    def lowered(self, heights: bytes, c: int) -> bytes:
+        """The heights after ``c`` comes down from a foundation."""
+        suit, h, d = c >> 4, self.tables.step[c], self.decks
+        group = list(heights[suit * d:(suit + 1) * d])
+        group[group.index(h + 1)] = h
+        return heights[:suit * d] + bytes(sorted(group)) + heights[(suit + 1) * d:]
+
+    def tops(self, heights: bytes) -> set[int]:
+        """The cards on top of the foundations."""
+        card_at, d = self.tables.card_at, self.decks
+        return {card_at[g // d][h - 1] for g, h in enumerate(heights) if h}
+
+    def is_won(self, state) -> bool:
+        return sum(state[1]) == self.tables.variant.deck_size
+
+    # --- from a real position ----------------------------------------------------------------------
+    def from_position(self, p: Position):
+        """The state of a real position and the columns whose face-down top it turns."""
+        columns, flips = [], []
+        for j, (col, h) in enumerate(zip(p.columns, p.hidden)):
+            if col and h >= len(col):
+                h = len(col) - 1
+                flips.append(j)
+            columns.append(bytes((h,)) + bytes(col))
+        by_suit: list[list[int]] = [[] for _ in range(4)]
+        for pile in p.foundations:
+            if pile:
+                by_suit[pile[0] >> 4].append(len(pile))
+        heights = b"".join(bytes(sorted(hs + [0] * (self.decks - len(hs)))) for hs in by_suit)
+        talon = bytes(p.waste) + bytes(reversed(p.stock))
+        in_waste = 0 if self.tables.free_stock else len(p.waste)
+        return (tuple(columns), heights, talon, in_waste, p.recycles), flips
+
+
+def without_top(col: bytes, k: int) -> bytes:
+    """The column without its top ``k`` cards, its new top turned face up."""
+    rest = col[:-k]
+    n = len(rest) - 1
+    if n and rest[0] == n:
+        return bytes((n - 1,)) + rest[1:]
+    return rest

@@ -1,0 +1,202 @@
+"""Move generation: the children of a state that are worth trying, and the rules for preparing moves.
+
+Internal moves (expanded into real ones by ``replay``):
+``("tt", s, d, k)`` a build of k cards from column s to d, ``("tf", s)`` column top to its foundation,
+``("wt", i, d)`` talon card i to column d, ``("wf", i)`` talon card i to its foundation,
+``("ft", card, d)`` a foundation top to column d.
+
+**Preparing moves.** Some moves only prepare something: moving a build off a face-up card (its use: a card
+onto the card left on top, or that card going up), emptying a column (its use: a card into it), with a free
+stock putting a stock card on a column (its use: a card onto it, or, when the waste may not play to a
+foundation, the card going up) and taking a card back from a foundation (its use: a card onto it, or, with
+one deck, the card under it coming down too). Claim: if a state can be won, some winning line plays every
+preparing move right before its first use. Proof: a preparing move changes only the two piles it touches,
+and until its use no move needs that change, so moving it later, to just before its use, keeps every move
+in between legal (none of them reads the piles it changed in a way the move made possible) and the use
+still finds the state it needs. Nothing here depends on the number of decks or the rank order. Hence:
+
+* ``skip_useless_preparations``: a preparing move is tried only when something could use it at once (for a
+  stock card on a column: a chain of stock cards ending in such a use).
+* ``use_right_after``: after a preparing move the next move must be one of its uses. Such a "restricted"
+  state has its own key (the need is appended), so meeting the full state later searches it again.
+With draw > 1 or limited passes, a stock card put on a column also changes which stock cards come up next,
+so any stock play may follow it too. With the strict draw rule neither idea is used (see ``SolverOptions``).
+"""
+from __future__ import annotations
+
+from .columns import EMPTYING, FROM_FOUNDATION, PARTIAL, REVEAL, TALON_TO_COLUMN, TALON_TO_FOUNDATION, \
+    TO_FOUNDATION, column_info
+from .encoding import BYTE
+from .node import BELOW, EMPTY, TALON, UP, Node, need
+
+
+
+class MoveGenerator:
+    """The children of a state: ``[(priority, internal move, child state, column, need)]``.
+
+    ``column`` >= 0 names the only column whose top changed (so settling the child is cheap); -1 asks for a
+    full settle. ``need`` is what the child's own move requires next (empty for a move that prepares nothing).
+    """
+
+    def __init__(self, tables, codec, stock, options) -> None:
+        self.tables = tables
+        self.codec = codec
+        self.stock = stock
+        self.options = options
+        self.prune = options.skip_useless_preparations
+        self.restrict = options.use_right_after
+        self.back = tables.variant.foundation_to_tableau
+        self.waste_to_foundation = tables.variant.waste_to_foundation
+        self.columns = tables.column_cache
+        # after a waste card goes to a column, only that column's top can have become safe to play
+        self.fast_talon = (tables.free_stock or not tables.safe_from_stock) and not tables.watches_stock
+
+    def children(self, state, wanted: set[int], restriction: bytes = b"") -> list:
+        cache, tables = self.columns, self.tables
+        infos = [cache.get(col) or column_info(col, tables, cache) for col in state[0]]
+        node = Node(self, state, wanted, infos, restriction)
+        if node.dead:
+            return []
+        out: list = []
+        self.column_moves(node, out)
+        if node.stock_cards:
+            self.stock_moves(node, out)
+        if self.back:
+            self.foundation_moves(node, out)
+        return out
+
+    # --- column moves --------------------------------------------------------------------------------
+    def column_moves(self, node: Node, out: list) -> None:
+        cols, heights = node.columns, node.heights
+        targets, empties, only = node.targets, node.empties, node.only
+        rest_of_state = node.state[2:]
+        for s, info in enumerate(node.infos):
+            if info is None:
+                continue
+            if info.top in node.wanted and node.top_up and (only is None or s in only):
+                out.append((TO_FOUNDATION, ("tf", s), (cols[:s] + (info.without_top,) + cols[s + 1:],
+                                                       self.codec.raised(heights, info.top)) + rest_of_state, -1,
+                            b""))
+            if targets.keys().isdisjoint(info.movable) and not (empties and info.fill):
+                continue  # no build of this column has anywhere to go
+            for build in info.builds:
+                self.build_moves(node, s, build, out)
+
+    def build_moves(self, node: Node, s: int, build, out: list) -> None:
+        dests = node.targets.get(build.bottom)
+        empties = node.empties
+        to_empty = empties and self.tables.empty_ok[build.bottom] and build.kind != EMPTYING
+        if not (dests or to_empty):
+            return
+        if build.kind == REVEAL:
+            priority, then = build.kind - build.rest[0] / 64, b""  # uncover the deepest pile first
+        else:
+            then = self.preparation_need(node, build)
+            if then is None:
+                return
+            priority = build.kind
+        cols, rest_of_state = node.columns, node.state[1:]
+        for d in dests or ():
+            if d != s:
+                nc = list(cols)
+                nc[s] = build.rest
+                nc[d] = cols[d] + build.cards
+                out.append((priority, ("tt", s, d, build.count), (tuple(nc),) + rest_of_state, s, then))
+        if to_empty:
+            d = empties[0]  # empty columns are all alike
+            nc = list(cols)
+            nc[s] = build.rest
+            nc[d] = b"\x00" + build.cards
+            out.append((priority, ("tt", s, d, build.count), (tuple(nc),) + rest_of_state, s, then))
+
+    def preparation_need(self, node: Node, build) -> bytes | None:
+        """What must follow a build move that uncovers no card, or None when it is not worth trying."""
+        if build.kind == PARTIAL:  # worth it only if the card left on top is used at once
+            below = build.below
+            if self.prune and below not in node.wanted and not node.can_hold(below, build.bottom):
+                return None
+            return need(UP, below) if self.restrict else b""
+        if self.prune and node.fill() <= 0:  # emptying a column: worth it only if something can fill it
+            return None
+        return need(EMPTY) if self.restrict else b""
+
+    # --- stock and waste -----------------------------------------------------------------------------
+    def stock_moves(self, node: Node, out: list) -> None:
+        cards = node.stock_cards
+        to_foundation_ok = self.waste_to_foundation and (node.only is None or node.stock_free_of_restriction)
+        targets, empties = node.stock_targets, node.stock_empties
+        if empties:
+            candidates = list(cards)
+        else:
+            candidates = [c for c in targets if c in cards]
+            if to_foundation_ok:
+                candidates += [c for c in node.wanted if c in cards and c not in targets]
+        for c in candidates:
+            dests = targets.get(c)
+            to_empty = empties and self.tables.empty_ok[c]
+            to_found = to_foundation_ok and c in node.wanted
+            if not (dests or to_empty or to_found):
+                continue
+            then = b""
+            if dests or to_empty:
+                then = self.stock_need(node, c)
+                if then is None:
+                    dests = to_empty = None
+                    if not to_found:
+                        continue
+            for i in cards[c]:
+                self.talon_card_moves(node, c, i, dests, empties[0] if to_empty else -1, to_found, then, out)
+
+    def stock_need(self, node: Node, c: int) -> bytes | None:
+        """What must follow putting stock card ``c`` on a column, or None when it is not worth it."""
+        up = not self.waste_to_foundation
+        if self.tables.free_stock:  # the card waits in the talon until a column can use it
+            if self.prune and not node.worth_from_stock(c):
+                return None
+            return need(UP if up else 0, c) if self.restrict else b""
+        # it changes the stock, so the next move may also be any stock play
+        return need(TALON | UP if up else TALON, c) if self.restrict else b""
+
+    def talon_card_moves(self, node: Node, c: int, i: int, dests, empty: int, to_found: bool, then: bytes,
+                         out: list) -> None:
+        cols, heights, talon, in_waste, recycles = node.state
+        rest = talon[:i] + talon[i + 1:]
+        if self.tables.free_stock:
+            after = (0, recycles)
+        else:
+            after = (i, self.stock.recycles_after(talon, in_waste, recycles, i))
+        if to_found:
+            out.append((TALON_TO_FOUNDATION, ("wf", i), (cols, self.codec.raised(heights, c), rest) + after, -1,
+                        b""))
+        one = BYTE[c]
+        for d in list(dests or ()) + ([empty] if empty >= 0 else []):
+            nc = list(cols)
+            nc[d] = (cols[d] if d != empty else b"\x00") + one
+            out.append((TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), heights, rest) + after,
+                        d if self.fast_talon else -1, then))
+
+    # --- back from a foundation ----------------------------------------------------------------------
+    def foundation_moves(self, node: Node, out: list) -> None:
+        tables, decks = self.tables, self.tables.decks
+        cols, heights = node.columns, node.heights
+        targets, empties = node.after_stock_targets()
+        for g, height in enumerate(heights):
+            if height == 0 or (decks > 1 and g % decks + 1 < decks and heights[g + 1] == height):
+                continue  # an empty pile, or the twin of the next pile (the same move)
+            c = tables.card_at[g // decks][height - 1]
+            dests = list(targets.get(c, ()))
+            if empties and tables.empty_ok[c]:
+                dests.append(empties[0])
+            if c == node.below_card:  # the use of the card just taken down from this foundation
+                dests = node.below_targets
+            if not dests:
+                continue
+            if self.prune and not (decks > 1 or node.worth_taking_down(c, targets, empties)):
+                continue
+            lowered = self.codec.lowered(heights, c)
+            then = need(BELOW, c) if decks == 1 and self.restrict else b""
+            one = BYTE[c]
+            for d in dests:
+                nc = list(cols)
+                nc[d] = cols[d] + one
+                out.append((FROM_FOUNDATION, ("ft", c, d), (tuple(nc), lowered) + node.state[2:], -1, then))

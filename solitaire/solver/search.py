@@ -1,0 +1,133 @@
+"""The search: a depth-first probe, then best-first, over settled states with a transposition table.
+
+Depth-first finds most easy wins in a few dozen states; best-first (on "how far from a win" plus the cost of
+the moves that only prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
+at the deadline, which they check before expanding each state. "unwinnable" means a search ran out of
+states: every pruning rule used is proved to keep some win if there is one.
+"""
+from __future__ import annotations
+
+import time
+from heapq import heappop, heappush
+
+WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
+
+
+class OutOfBudget(Exception):
+    """The node budget or the deadline was reached."""
+
+
+class Budget:
+    """Counts expanded states; refuses the next one past ``max_nodes`` or the deadline (perf_counter)."""
+
+    def __init__(self, max_nodes: int | None, deadline: float | None, nodes: int = 0) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = nodes
+
+    def spend(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise OutOfBudget
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfBudget
+        self.nodes += 1
+
+
+def _first(item) -> float:
+    return item[0]
+
+
+class Search:
+    """Depth-first and best-first search from settled states (safe moves played, see ``pruning``)."""
+
+    def __init__(self, codec, generator, safe, budget: Budget) -> None:
+        self.codec = codec
+        self.generator = generator
+        self.safe = safe
+        self.budget = budget
+        self.seen: set[bytes] = set()
+        self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
+        self.deck_size = codec.tables.variant.deck_size
+
+    def settled_child(self, child, column: int, wanted: set[int], autos: list):
+        """The child with its safe moves played (cheaply when only one column's top changed)."""
+        if column >= 0:
+            col = child[0][column]
+            if len(col) == 1 or col[-1] not in wanted:
+                return child
+        return self.safe.settle(*child, autos)
+
+    def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes]:
+        """(the child's key, or None if already seen; the need it keeps). A restricted child (one that must
+        use the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
+        k = self.codec.key(child)
+        if k in seen:
+            return None, b""
+        if then and not autos:
+            k += b"\xfd" + then  # its full version, if met later, is searched again
+            if k in seen:
+                return None, b""
+            return k, then
+        return k, b""
+
+    def dfs(self, state, restriction: bytes = b"") -> bool:
+        """Depth-first search from a settled state already in ``seen``; True when a win is found (its moves
+        are then in ``path``)."""
+        self.budget.spend()
+        wanted = self.codec.wanted(state[1])
+        kids = self.generator.children(state, wanted, restriction)
+        kids.sort(key=_first)
+        for _, move, child, column, then in kids:
+            autos: list = []
+            child = self.settled_child(child, column, wanted, autos)
+            k, then = self.child_key(child, then, autos, self.seen)
+            if k is None:
+                continue
+            self.seen.add(k)
+            self.path.append((move, autos))
+            if sum(child[1]) == self.deck_size or self.dfs(child, then):
+                return True
+            self.path.pop()
+        return False
+
+    def best_first(self, root) -> list | None:
+        """Best-first search; the internal moves of a win as [(move, safe moves after it)], or None when the
+        search space is exhausted."""
+        cost = WEIGHTS["cost"]
+        root_key = self.codec.key(root)
+        parent: dict[bytes, tuple | None] = {root_key: None}
+        heap = [(self.score(root), 0, 0, root_key, root, b"")]
+        tick = 0
+        while heap:
+            _, g0, _, k0, state, restriction = heappop(heap)
+            self.budget.spend()
+            wanted = self.codec.wanted(state[1])
+            for priority, move, child, column, then in self.generator.children(state, wanted, restriction):
+                autos: list = []
+                child = self.settled_child(child, column, wanted, autos)
+                k, then = self.child_key(child, then, autos, parent)
+                if k is None:
+                    continue
+                parent[k] = (k0, move, autos)
+                if sum(child[1]) == self.deck_size:
+                    return _line_to(k, parent)
+                tick -= 1
+                g = g0 + cost[int(priority)]
+                heappush(heap, (self.score(child) + g, g, tick, k, child, then))
+        return None
+
+    def score(self, state) -> int:
+        """How far a state looks from a win (lower is better): cards not up, face-down cards, talon size."""
+        hidden = 0
+        for col in state[0]:
+            hidden += col[0]
+        w = WEIGHTS
+        return w["remaining"] * (self.deck_size - sum(state[1])) + w["hidden"] * hidden + w["talon"] * len(state[2])
+
+
+def _line_to(k: bytes, parent: dict) -> list:
+    line = []
+    while parent[k] is not None:
+        k, move, autos = parent[k]
+        line.append((move, autos))
+    return line[::-1]

@@ -1,0 +1,95 @@
+"""A variant's rules as lookup tables indexed by card code, compiled once per variant.
+
+The tables also hold, for every card, the foundation heights at which it is safe to play it up for good
+(``safe_heights``); the proof that this keeps a win is in ``pruning.SafeMoves``.
+"""
+from __future__ import annotations
+
+from ..moves import rules
+from ..variants import Variant
+from .options import draw_only_when_stuck
+
+_RANK_NUMBER = {name: number for number, name in enumerate(("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                                              "J", "Q", "K"))}
+
+
+class RuleTables:
+    """Per card code: its foundation step, the cards that may sit on it and that it may sit on, whether it
+    may start an empty column, and the safe-foundation heights. Per suit and step: the card (``card_at``)."""
+
+    def __init__(self, v: Variant) -> None:
+        compiled = rules(v)
+        self.variant = v
+        self.decks = v.decks
+        self.step = list(compiled.step)  # place in foundation order, -1 if not in the deck
+        self.deck = [c for c in range(64) if self.step[c] >= 0]
+        # card_at[suit][step] is the card at that step of the suit's foundation; 0 (no card) past the end
+        self.card_at = [[suit * 16 + _RANK_NUMBER[name] for name in v.ranks] + [0] for suit in range(4)]
+        self.children = [tuple(int(c) for c in compiled.children[u]) for u in range(64)]
+        self.parents = [frozenset(int(c) for c in compiled.parents[u]) for u in range(64)]
+        self.empty_ok = [bool(x) for x in compiled.empty_ok]
+        self.strict_draw = draw_only_when_stuck(v)
+        # draw 1 with unlimited passes: every stock or waste card can be brought to the waste top, so where
+        # the waste ends does not matter (not with the strict draw rule: then drawing needs a stuck position)
+        self.free_stock = v.draw == 1 and v.passes is None and not self.strict_draw
+        self.safe_from_stock = v.waste_to_foundation and v.draw == 1
+        self.threshold: list[tuple[int, ...] | None] = [None] * 64  # the lowest pile of each suit must reach
+        self.stock_watch: list[tuple[int, ...]] = [()] * 64  # cards that must not be in the stock or waste
+        for c in self.deck:
+            self.threshold[c], self.stock_watch[c] = self._safe_heights(c)
+        self.watches_stock = any(self.stock_watch)
+        self.column_cache: dict = {}
+
+    def predecessors(self, c: int) -> list[int]:
+        """The cards below ``c`` on its foundation."""
+        return [self.card_at[c >> 4][s] for s in range(self.step[c])]
+
+    def descendants(self, c: int) -> set[int]:
+        """Every card that may sit on ``c`` in a column, on one of those, and so on."""
+        todo, found = list(self.children[c]), set()
+        while todo:
+            d = todo.pop()
+            if d not in found:
+                found.add(d)
+                todo.extend(self.children[d])
+        return found
+
+    def up_closure(self, c: int) -> set[int]:
+        """The smallest set holding the cards that may sit on ``c`` and its predecessors, closed under both."""
+        todo, found = list(self.children[c]) + self.predecessors(c), set()
+        while todo:
+            d = todo.pop()
+            if d not in found:
+                found.add(d)
+                todo.extend(self.children[d])
+                todo.extend(self.predecessors(d))
+        return found
+
+    def _safe_heights(self, c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(the height every pile of each suit must have, once ``c`` is up, for ``c`` to be safe; the cards that
+        must not be in the stock or waste). The conditions are proved in ``pruning.SafeMoves``."""
+        v = self.variant
+        need = [0, 0, 0, 0]
+        watch: tuple[int, ...] = ()
+        if v.foundation_to_tableau:  # every copy of the closure on the foundations
+            for d in self.up_closure(c):
+                need[d >> 4] = max(need[d >> 4], self.step[d] + 1)
+        else:  # every copy of every descendant still out could go up now
+            below = self.descendants(c)
+            for d in below:
+                need[d >> 4] = max(need[d >> 4], self.step[d])
+            if not v.waste_to_foundation:
+                watch = tuple(sorted(below))
+            need[c >> 4] = max(need[c >> 4], self.step[c])  # with two decks: both predecessors are up
+        return tuple(need), watch
+
+
+_TABLES: dict[Variant, RuleTables] = {}
+
+
+def tables_for(v: Variant) -> RuleTables:
+    """The (cached) tables of a variant."""
+    found = _TABLES.get(v)
+    if found is None:
+        found = _TABLES[v] = RuleTables(v)
+    return found

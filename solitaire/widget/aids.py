@@ -1,0 +1,270 @@
+"""Teaching aids of the card table: hint, Auto-finish (move by move, stoppable), solution replay, win chance.
+
+Auto-finish idea: the plan (the solver's winning line, or else safe foundation moves found one at a time)
+is kept on the widget; the front end asks for one step at a time, so each move is drawn (and animated)
+before the next, and any other action, or the Stop button, ends the plan. From code, ``auto_finish()``
+plays the whole plan at once.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..game import Game
+from ..endgame import safe_foundation_moves
+from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from .play import as_move, guarded
+
+AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
+SOLUTION_SECONDS = 5.0  # solver time for the Solution button
+
+
+class AidsMixin:
+    """Hint, Auto-finish, Solution, replays and Win chance (mixed into GameWidget)."""
+
+    game: Game
+    marked: Move | None
+
+    @guarded
+    def hint(self) -> None:
+        """Suggest a move (from solitaire.strategies) and mark it on the table."""
+        self.selection = None
+        try:
+            from ..strategies import strategy_hint
+        except ImportError as exc:
+            self._say(f"Hints need solitaire.strategies, which is not available here ({exc}).", "error")
+            return
+        if self.game.is_won():
+            self._say("The game is won: there is nothing left to hint.")
+            return
+        try:
+            move, why = read_hint(strategy_hint(self.game))
+        except ValueError as exc:  # e.g. no legal move at all
+            self._say(f"No hint: {exc}.", "error")
+            return
+        if move is None:
+            self._say("No hint: " + (why or "the strategy finds no useful move."))
+            return
+        self.marked = move
+        why = why.removeprefix(f"{move}:").strip().rstrip(".")
+        self._say(f"Hint: {move}" + (f" — {why}" if why else "")
+                  + ". The move is marked in blue: the cards and where they go.")
+
+    # --- Auto-finish ----------------------------------------------------------------------------
+    def _auto_plan(self) -> tuple[Iterator[Move] | None, str]:
+        """The moves Auto-finish will play (an iterator), and a note for the status line."""
+        line, note = solver_line(self.game)
+        if line:
+            return iter(line), "the solver's winning line"
+        return _safe_moves(self.game), "safe foundation moves" + note
+
+    @guarded
+    def auto_finish(self) -> None:
+        """Play the solver's winning line if it finds one quickly; otherwise play safe foundation moves."""
+        self.selection = self.marked = None
+        if self.game.is_won():
+            self._say("The game is already won.")
+            return
+        plan, what = self._auto_plan()
+        played = [str(self.game.play(m)) for m in plan]
+        self._report_auto(played, what)
+
+    @guarded
+    def start_auto_finish(self) -> None:
+        """Auto-finish one move at a time: play the first move; the front end asks for the next ones."""
+        self.selection = self.marked = None
+        if self.game.is_won():
+            self._say("The game is already won.")
+            return
+        plan, what = self._auto_plan()
+        self._auto = {"plan": plan, "what": what, "played": []}
+        self._auto_step()
+
+    @guarded
+    def _auto_step(self, seq: int | None = None) -> None:
+        """One Auto-finish move (``seq`` = the state the front end saw; a stale request does nothing)."""
+        auto = self._auto
+        if auto is None or (seq is not None and seq != self._seq):
+            return
+        move = next(auto["plan"], None)
+        if move is None:
+            self._auto = None
+            self._report_auto(auto["played"], auto["what"])
+            return
+        self.game.play(move)
+        auto["played"].append(str(move))
+        self._say(f"Auto-finish: {move} ({len(auto['played'])} played; press Stop to take over).", "ok")
+
+    @guarded
+    def stop_auto_finish(self) -> None:
+        """Stop a running Auto-finish (the moves played so far stay)."""
+        running, self._auto = self._auto, None
+        self._say("No Auto-finish is running." if running is None else
+                  f"Auto-finish stopped after {len(running['played'])} move(s): your turn.")
+
+    def _report_auto(self, played: list[str], what: str) -> None:
+        if played:
+            shown = ("... " if len(played) > 12 else "") + " ".join(played[-12:])
+            self._say(f"Auto-finish played {len(played)} move(s) ({what}): {shown}.", "ok")
+        else:
+            self._say(f"Auto-finish found no safe foundation move now ({what}).", "info")
+
+    # --- the solver's line as a replay ------------------------------------------------------------
+    @guarded
+    def show_solution(self) -> None:
+        """Ask the solver (which knows the face-down cards) for a winning line and load it as a replay."""
+        self.selection = self.marked = None
+        if self.game.is_won():
+            self._say("The game is already won.")
+            return
+        line, note = solver_line(self.game, SOLUTION_SECONDS, None)
+        if not line:
+            self._say("No solution to show" + note + ".", "error")
+            return
+        self._start_replay(line)
+        self._say(f"The solver (which peeks at the face-down cards) wins in {len(line)} moves from here: "
+                  "press Next to step through them.")
+
+    @guarded
+    def load_replay(self, moves: Iterable[Move | str] | Any) -> None:
+        """Step through moves (a list, or a solver result with ``.moves``) from here with Previous/Next."""
+        self._start_replay([as_move(m) for m in getattr(moves, "moves", moves)])
+        self._say(f"Replay loaded: {len(self.replay)} moves. Press Next to play them one by one.")
+
+    def _start_replay(self, moves: list[Move]) -> None:
+        self.replay, self.replay_step, self._replay_base = moves, 0, len(self.game.moves)
+        self.selection = None
+        self.marked = moves[0] if moves else None
+
+    def _end_replay(self) -> None:
+        self.replay, self.replay_step = [], 0
+
+    def _replay_on_track(self) -> bool:
+        played = self.game.moves[self._replay_base:]
+        return played == self.replay[:self.replay_step] and len(played) == self.replay_step
+
+    @guarded
+    def replay_next(self) -> None:
+        self.selection = None
+        if not self.replay:
+            self._say("No replay is loaded.", "error")
+        elif not self._replay_on_track():
+            self._say("The game has left the replay line: undo your own moves, or load the replay again.", "error")
+        elif self.replay_step >= len(self.replay):
+            self._say("The replay is over.")
+        elif self._try(self.replay[self.replay_step]):
+            self.replay_step += 1
+            self.marked = self.replay[self.replay_step] if self.replay_step < len(self.replay) else None
+
+    @guarded
+    def replay_prev(self) -> None:
+        self.selection = None
+        if not self.replay or self.replay_step == 0:
+            self._say("This is the start of the replay.", "error")
+        elif not self._replay_on_track():
+            self._say("The game has left the replay line: undo your own moves, or load the replay again.", "error")
+        else:
+            self._say(f"Took back {self.game.undo()}.")
+            self.replay_step -= 1
+            self.marked = self.replay[self.replay_step]
+
+    @guarded
+    def end_replay(self) -> None:
+        self._end_replay()
+        self.marked = None
+        self._say("Replay closed.")
+
+    # --- win chance ---------------------------------------------------------------------------------
+    @guarded
+    def win_chance(self) -> None:
+        """Estimate the chance to win from here with ``game.win_chance()`` and say it in words."""
+        estimate = getattr(self.game, "win_chance", None)
+        if estimate is None:
+            self._say("Win chance is not available: this version of the kit has no Game.win_chance().", "error")
+            return
+        self._say("Estimating the win chance ...")
+        self._send_state()  # the player sees that something is happening
+        self._say(win_chance_words(estimate()))
+
+
+def win_chance_words(result: Any) -> str:
+    """A win-chance result in words: a fraction, an object that words itself, or one with an estimate.
+
+    >>> win_chance_words(0.25)
+    'Win chance from here: about 25%.'
+    >>> from types import SimpleNamespace as NS
+    >>> win_chance_words(NS(share=0.4, interval=(0.2, 0.6), samples=20))
+    'Win chance from here: about 40% (likely between 20% and 60%), from 20 samples.'
+    """
+    if isinstance(result, (int, float)) and not isinstance(result, bool):
+        return f"Win chance from here: about {result:.0%}."
+    if type(result).__str__ is not object.__str__:  # the result says itself in words
+        return f"Win chance from here: {result}."
+    value = next((getattr(result, k) for k in ("share", "estimate", "chance", "p") if hasattr(result, k)), None)
+    if not isinstance(value, (int, float)):
+        return f"Win chance from here: {result!r}."
+    low, high = getattr(result, "low", None), getattr(result, "high", None)
+    interval = getattr(result, "interval", None)
+    if (low is None or high is None) and isinstance(interval, tuple) and len(interval) == 2:
+        low, high = interval
+    text = f"Win chance from here: about {value:.0%}"
+    if isinstance(low, (int, float)) and isinstance(high, (int, float)):
+        text += f" (likely between {low:.0%} and {high:.0%})"
+    samples = getattr(result, "samples", None)
+    if isinstance(samples, int):
+        text += f", from {samples} samples"
+    return text + "."
+
+
+def read_hint(hint: Any) -> tuple[Move | None, str]:
+    """Accept the shapes a hint may come in: a Move, its text, (move, why), or an object with .move/.reason."""
+    if hint is None:
+        return None, ""
+    if isinstance(hint, Move):
+        return hint, ""
+    if isinstance(hint, str):
+        return as_move(hint), ""
+    if isinstance(hint, tuple) and hint and (isinstance(hint[0], (Move, str)) or hint[0] is None):
+        move = None if hint[0] is None else as_move(hint[0])
+        return move, " ".join(str(x) for x in hint[1:] if x)
+    move = getattr(hint, "move", None)
+    why = getattr(hint, "reason", None) or getattr(hint, "why", None) or getattr(hint, "rule", None) or ""
+    return (None if move is None else as_move(move)), str(why)
+
+
+def solver_line(game: Game, max_seconds: float = AUTO_FINISH_SECONDS,
+                max_nodes: int | None = AUTO_FINISH_BUDGET) -> tuple[list[Move] | None, str]:
+    """The solver's winning line from here within a budget, or None and a note that says why not."""
+    try:
+        from ..solver import solve
+    except ImportError:
+        return None, " (the solver is not available here)"
+    try:
+        result = solve(game.position, max_seconds=max_seconds, max_nodes=max_nodes)
+    except Exception as exc:  # noqa: BLE001 - a failing solver must not stop the safe moves
+        return None, f" (the solver failed: {type(exc).__name__}: {exc})"
+    if result.status == "won" and result.moves:
+        return [as_move(m) for m in result.moves], ""
+    if result.status == "unwinnable":
+        return None, " (the solver proved that this position cannot be won)"
+    return None, f" (the solver found no win within {result.nodes} states)"
+
+
+def _safe_moves(game: Game) -> Iterator[Move]:
+    """Safe foundation moves, each found after the one before is played."""
+    while (m := safe_foundation_move(game)) is not None:
+        yield m
+
+
+def safe_foundation_move(game: Game) -> Move | None:
+    """A foundation move that cannot spoil the game, or None.
+
+    A card is safe to send up when no card still in play could ever be built on it in a column (the core's
+    ``endgame.safe_foundation_moves``), or when every card is face up and the stock and waste are empty (then
+    the foundations simply collect the columns).
+    """
+    p, moves = game.position, game.legal_moves()
+    if not p.stock and not p.waste and not any(p.hidden):
+        return next((m for m in moves if m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION)), None)
+    safe = safe_foundation_moves(p, moves)
+    return safe[0] if safe else None

@@ -1,0 +1,174 @@
+"""GameWidget: one anywidget model per card table.
+
+Python keeps the game; the browser (``table.js`` + ``table.css``, shipped beside this file, no build step)
+draws it from the synced ``state`` trait and sends back what the player did as small messages
+(``{"action": "click", "pile": "t3", "depth": 2}``, ``{"action": "drop", ...}``). Each action ends with one
+state update, so one move is one message. A saved notebook also carries an SVG picture of the table.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..game import Game
+from ..moves import Move
+from ..render import svg, text_diagram
+from .aids import AidsMixin
+from .play import PlayMixin, Selection, guarded
+from .view import marks, table_state
+
+HERE = Path(__file__).parent
+THEMES = ("auto", "light", "dark")
+
+
+class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
+    """A card table to play a ``Game``: ``GameWidget(Game("klondike", seed=1))`` or ``game.widget()``.
+
+    Python API (also what the table's mouse and keyboard actions call): ``click_stock()``, ``click_waste()``,
+    ``click_foundation(i)``, ``click_column(i, depth=1)`` (``depth``: 1 is the top card), ``drop(source,
+    target)``, ``double_click(pile)``, ``to_foundation()``, ``undo()``, ``redo()``, ``hint()``,
+    ``auto_finish()``, ``new_deal()``, ``restart()``, ``new_game(variant, seed)``, ``load_replay(moves)``,
+    ``replay_next()``, ``replay_prev()``, ``win_chance()``. Indices are 0-based, as in ``Move``.
+    """
+
+    _esm = HERE / "table.js"
+    _css = HERE / "table.css"
+    state = traitlets.Dict().tag(sync=True)
+    theme = traitlets.Unicode("auto").tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, game: Game | None = None, *, theme: str = "auto", four_colour: bool = False,
+                 **kwargs: Any) -> None:
+        if theme not in THEMES:
+            raise ValueError(f"unknown theme {theme!r}: use one of {', '.join(THEMES)}")
+        self.game = game if game is not None else Game()
+        self.selection: Selection | None = None
+        self.marked: Move | None = None  # a move shown on the table (hint or the next replay step)
+        self.message, self.message_kind = "", "info"
+        self.replay: list[Move] = []
+        self.replay_step = self._replay_base = 0
+        self.show_legal = self.show_text = False
+        self._auto: dict | None = None
+        self._depth = self._seq = 0
+        self._say(f"{self.game.variant.name}: drag a card onto a pile, or click it and then the pile; "
+                  "click the stock to draw.")
+        super().__init__(state=table_state(self), theme=theme, four_colour=four_colour, **kwargs)
+        self.on_msg(self._on_front_end)
+
+    # --- state out, actions in ------------------------------------------------------------------
+    def _send_state(self) -> None:
+        """Send the table (one message); a failure to draw is reported in the status line instead."""
+        self._seq += 1
+        try:
+            self.state = table_state(self)
+        except Exception as exc:  # noqa: BLE001 - a drawing bug must not reach the notebook
+            self._say(f"Could not draw the table: {type(exc).__name__}: {exc}", "error")
+            self.state = {**self.state, "seq": self._seq, "message": self.message, "kind": "error"}
+
+    def _say(self, text: str, kind: str = "info") -> None:
+        """Write the status line ('info', 'ok' or 'error')."""
+        self.message, self.message_kind = text, kind
+
+    def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Run one action the player made in the browser; anything malformed is explained, never raised."""
+        if not isinstance(content, dict) or not isinstance(content.get("action"), str):
+            return self._refuse(f"the table sent a message it cannot read: {content!r}")
+        action, handler = content["action"], FRONT_END_ACTIONS.get(content["action"])
+        if handler is None:
+            return self._refuse(f"unknown table action {action!r}")
+        try:
+            handler(self, content)
+        except (KeyError, TypeError, ValueError) as exc:
+            self._refuse(f"bad {action} message {content!r}: {exc}")
+        return None
+
+    @guarded
+    def _refuse(self, why: str) -> None:
+        self._say(f"Something went wrong: {why}", "error")
+
+    @guarded
+    def click(self, pile: str, depth: int = 1) -> None:
+        """Click a pile by name: 'stock', 'waste', 'f2', 't3' (``depth`` = which card of a column)."""
+        name = str(pile).lower()
+        if name == "stock":
+            self.click_stock()
+        elif name == "waste":
+            self.click_waste()
+        elif name[:1] == "f" and name[1:].isdigit():
+            self.click_foundation(int(name[1:]) - 1)
+        elif name[:1] == "t" and name[1:].isdigit():
+            self.click_column(int(name[1:]) - 1, int(depth))
+        else:
+            raise ValueError(f"cannot read the pile {pile!r}: write stock, waste, f1 or t3")
+
+    # --- panels and options -------------------------------------------------------------------
+    @guarded
+    def refresh(self) -> None:
+        """Draw the table again from the game (after changing ``widget.game`` from code)."""
+
+    @guarded
+    def show_legal_moves(self, show: bool = True) -> None:
+        """Show (or hide) the list of every legal move under the table."""
+        self.show_legal = bool(show)
+
+    @guarded
+    def show_position_text(self, show: bool = True) -> None:
+        """Show (or hide) the position in the kit's notation (face-down cards too: a teacher's view)."""
+        self.show_text = bool(show)
+
+    def position_text(self) -> str:
+        try:
+            return self.game.to_text()
+        except (ImportError, AttributeError, NotImplementedError) as exc:
+            return f"(position text is not available: {exc})\n\n{text_diagram(self.game.position)}"
+
+    # --- pictures -------------------------------------------------------------------------------
+    def svg(self) -> str:
+        """The table as an SVG picture, with the selection or the marked move highlighted."""
+        p = self.game.position
+        names = [f"{k}:{m.cards}" if k.startswith("t") else k for k, m in marks(p, None, self.selection).items()]
+        return svg(p, highlight=self.marked if self.marked is not None else names or None)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict] | None:
+        """The live widget, plus an SVG picture for places where no kernel runs (GitHub, nbviewer)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        return {**data, "image/svg+xml": self.svg()}, metadata
+
+    def __repr__(self) -> str:
+        origin = f"seed {self.game.seed}" if self.game.seed is not None else "from a position"
+        return f"<card table: {self.game.variant.name}, {origin}, {len(self.game.moves)} moves>"
+
+
+def _click(w: GameWidget, c: dict) -> None:
+    w.click(str(c["pile"]), int(c.get("depth", 1)))
+
+
+FRONT_END_ACTIONS = {
+    "click": _click,
+    "drop": lambda w, c: w.drop(str(c["source"]), str(c["target"])),
+    "double_click": lambda w, c: w.double_click(str(c["pile"])),
+    "deselect": lambda w, c: w.deselect(),
+    "to_foundation": lambda w, c: w.to_foundation(),
+    "undo": lambda w, c: w.undo(),
+    "redo": lambda w, c: w.redo(),
+    "restart": lambda w, c: w.restart(),
+    "new_deal": lambda w, c: w.new_deal(),
+    "new_game": lambda w, c: w.new_game(str(c["variant"]), int(c["seed"])),
+    "hint": lambda w, c: w.hint(),
+    "auto_finish": lambda w, c: w.start_auto_finish(),
+    "auto_step": lambda w, c: w._auto_step(int(c["seq"])),
+    "auto_stop": lambda w, c: w.stop_auto_finish(),
+    "solution": lambda w, c: w.show_solution(),
+    "replay_next": lambda w, c: w.replay_next(),
+    "replay_prev": lambda w, c: w.replay_prev(),
+    "end_replay": lambda w, c: w.end_replay(),
+    "win_chance": lambda w, c: w.win_chance(),
+    "legal_moves": lambda w, c: w.show_legal_moves(bool(c.get("show", not w.show_legal))),
+    "position_text": lambda w, c: w.show_position_text(bool(c.get("show", not w.show_text))),
+}

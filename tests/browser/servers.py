@@ -1,0 +1,104 @@
+"""Real servers and a real browser for the browser tests and the widget benchmark.
+
+``voila(notebook, workdir)`` and ``jupyter_lab(root)`` start a server on a free localhost port (Lab with a
+token) and stop it with its kernels afterwards; ``chromium(playwright)`` launches Debian's Chromium.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+class ServerError(RuntimeError):
+    """A server did not start; the message carries the end of its log."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, server: subprocess.Popen, log: Path, name: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise ServerError(f"{name} stopped with code {server.returncode}:\n{log.read_text()[-3000:]}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise ServerError(f"{name} did not open port {port} within {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+def _stop(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=5)
+
+
+@contextlib.contextmanager
+def _serve(command: list[str], workdir: Path, name: str, port: int) -> Iterator[None]:
+    log = workdir / f"{name.lower().replace(' ', '_')}.log"
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    with open(log, "w") as out:
+        server = subprocess.Popen(command, cwd=workdir, stdout=out, stderr=subprocess.STDOUT,
+                                  start_new_session=True, env=env)
+    try:
+        _wait_for_port(port, server, log, name)
+        yield
+    finally:
+        _stop(server)
+
+
+@contextlib.contextmanager
+def voila(notebook: Path, workdir: Path) -> Iterator[str]:
+    """Voilà serving ``notebook``; yields its URL."""
+    port = free_port()
+    command = [sys.executable, "-m", "voila", str(notebook), f"--port={port}", "--no-browser",
+               "--Voila.ip=127.0.0.1", "--theme=light", "--show_tracebacks=True"]
+    with _serve(command, workdir, "Voila", port):
+        yield f"http://127.0.0.1:{port}/"
+
+
+@contextlib.contextmanager
+def jupyter_lab(root: Path) -> Iterator[tuple[str, str]]:
+    """JupyterLab serving the folder ``root`` with a random token; yields (base URL, token)."""
+    port, token = free_port(), secrets.token_hex(16)
+    settings = root / ".lab-settings"
+    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True, exist_ok=True)
+    # no news or update pop-ups over the notebook
+    (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}')
+    (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True, exist_ok=True)
+    # every cell stays in the page (no virtual scrolling), so a test can find every output
+    (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        '{"windowingMode": "none"}')
+    command = [sys.executable, "-m", "jupyter", "lab", f"--port={port}", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               "--allow-root", "--ServerApp.open_browser=False",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+               f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={root / '.lab-workspaces'}"]
+    with _serve(command, root, "JupyterLab", port):
+        yield f"http://127.0.0.1:{port}", token
+
+
+def chromium(playwright):
+    """Debian's Chromium, headless, with the flags the kit's machines need."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
