@@ -82,15 +82,7 @@ def test_each_lesson_has_two_to_four_solution_cells(path: Path) -> None:
     assert 2 <= len(solutions) <= 4
 
 
-WIDGET_OWNED = {"04_play"}  # lesson 04 is the widget helper's until the new card table lands (issue 10)
-
-
-def _lessons_with_pending(paths: list[Path]) -> list:
-    return [pytest.param(p, marks=pytest.mark.xfail(reason="lesson 04 is fixed after the card table lands",
-                                                    strict=False)) if p.stem in WIDGET_OWNED else p for p in paths]
-
-
-@pytest.mark.parametrize("path", _lessons_with_pending(NOTEBOOKS), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_copy_runs_without_errors(path: Path, student_dir: Path) -> None:
     """A student who runs the blank copy top to bottom sees "Not yet" from every check, never a traceback."""
     nbformat = pytest.importorskip("nbformat")
@@ -128,7 +120,7 @@ def test_teacher_notebooks_are_saved_executed_and_clean(path: Path) -> None:
 LESSONS = [p for p in NOTEBOOKS if p.stem[:2].isdigit()]
 
 
-@pytest.mark.parametrize("path", _lessons_with_pending(LESSONS), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
 def test_each_lesson_opens_with_its_plan_and_ends_with_what_we_learned(path: Path) -> None:
     """One opening markdown cell with the question, 2-4 goals, the time and what comes before; a closing
     "What we learned" with links to the previous lesson, the index and the next one."""
@@ -155,3 +147,11 @@ def test_each_lesson_opens_with_its_plan_and_ends_with_what_we_learned(path: Pat
 def test_nothing_points_outside_the_repository(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert "../shared" not in text and "shared/RULES" not in text and "RULES.md" not in text
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_quoted_source_is_found(path: Path) -> None:
+    """A lesson that quotes the kit's code with show_source must find the lines it quotes (the code changes)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    texts = ["".join(o.get("text", "")) for c in _cells(nb) for o in c["outputs"] if o["output_type"] == "stream"]
+    assert not [t for t in texts if "(no line of " in t]
