@@ -217,6 +217,13 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     expect()(banner).to_be_hidden()
     table.locator(".sol-auto-finish").click()
     expect()(table.locator(".sol-auto-finish")).to_have_text("Stop", timeout=10_000)
+    table.locator(".sol-auto-finish").click()  # Stop: the moves played so far stay, the rest wait
+    expect()(table.locator(".sol-status")).to_contain_text("Auto-finish stopped after", timeout=10_000)
+    expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
+    stopped = moves.text_content()
+    page.wait_for_timeout(600)
+    assert moves.text_content() == stopped and not banner.is_visible()
+    table.locator(".sol-auto-finish").click()
     seen = set()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not banner.is_visible():

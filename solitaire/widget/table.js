@@ -141,7 +141,9 @@ class Felt {
 
   sizes(state) {
     const root = this.view.root;
-    const available = Math.max(root.clientWidth, 280);
+    const style = getComputedStyle(root);
+    const padding = (parseFloat(style.paddingLeft) || 0) + (parseFloat(style.paddingRight) || 0);
+    const available = Math.max(root.clientWidth - padding, 280);
     const { cw, slots } = cardWidth(state, available);
     root.style.setProperty("--cw", `${cw}px`);
     this.node.style.width = `${Math.min(available, Math.ceil(slots * cw * 1.14) + 20)}px`;

@@ -1,6 +1,6 @@
 """Screenshots of the card table in JupyterLab, to look at: every variant, dark theme, four colours, empty piles.
 
-    PYTHONPATH=. python tests/browser/gallery.py [OUT_DIR] [--width 1024]
+    PYTHONPATH=. python tests/browser/gallery.py [OUT_DIR] [--width 1024] [--lab-dark]
 
 Opens JupyterLab (file browser open) in Debian's Chromium at the given window width, runs a notebook of
 tables, and saves one PNG per table plus the whole window around the SoliJoy table.
@@ -46,6 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="?", default="artifacts/gallery")
     parser.add_argument("--width", type=int, default=1024)
+    parser.add_argument("--lab-dark", action="store_true", help="JupyterLab's dark theme (tables on 'auto' follow it)")
     args = parser.parse_args()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -54,7 +55,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         root = Path(tmp)
         notebook(root / "gallery.ipynb")
-        with servers.jupyter_lab(root) as (url, token):
+        with servers.jupyter_lab(root, dark=args.lab_dark) as (url, token):
             browser = servers.chromium(pw)
             page = browser.new_page(viewport={"width": args.width, "height": 900})
             page.goto(f"{url}/lab/tree/gallery.ipynb?token={token}", timeout=120_000)

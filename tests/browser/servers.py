@@ -79,14 +79,19 @@ def voila(notebook: Path, workdir: Path) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def jupyter_lab(root: Path) -> Iterator[tuple[str, str]]:
-    """JupyterLab serving the folder ``root`` with a random token; yields (base URL, token)."""
+def jupyter_lab(root: Path, dark: bool = False) -> Iterator[tuple[str, str]]:
+    """JupyterLab serving the folder ``root`` with a random token; yields (base URL, token).
+
+    ``dark`` starts Lab in its dark theme (the table's "auto" theme follows it)."""
     port, token = free_port(), secrets.token_hex(16)
     settings = root / ".lab-settings"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True, exist_ok=True)
     # no news or update pop-ups over the notebook
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}')
+    if dark:
+        (settings / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings").write_text(
+            '{"theme": "JupyterLab Dark"}')
     (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True, exist_ok=True)
     # every cell stays in the page (no virtual scrolling), so a test can find every output
     (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
