@@ -32,7 +32,8 @@ def shots():
 
 @pytest.fixture
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api  # part of the test extra: missing, the test fails rather than skips
+
     with sync_api.sync_playwright() as pw:
         chromium = servers.chromium(pw)
         try:
@@ -75,7 +76,7 @@ def test_play_klondike_in_voila(tmp_path, browser, shots):
         table.locator(".sol-stock").wait_for(timeout=60_000)
         moves, status = table.locator(".sol-moves-title"), table.locator(".sol-status")
         expect()(moves).to_have_text("Moves: 0", timeout=10_000)
-        page.screenshot(path=str(shots / "voila_deal.png"), full_page=True)
+        shot(page, shots / "voila_deal.png")
 
         table.locator(".sol-stock").click()  # draw
         expect()(moves).to_have_text("Moves: 1", timeout=10_000)
@@ -97,7 +98,7 @@ def test_play_klondike_in_voila(tmp_path, browser, shots):
         expect()(status).to_contain_text("t7>t1:2 is illegal", timeout=10_000)
         expect()(status).to_contain_text("only a King")
         expect()(moves).to_have_text("Moves: 2")
-        page.screenshot(path=str(shots / "voila_after_moves.png"), full_page=True)
+        shot(page, shots / "voila_after_moves.png")
 
 
 # --- JupyterLab: lesson 04, Run All, then play -------------------------------------------------------
