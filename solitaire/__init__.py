@@ -1,17 +1,23 @@
-"""A teaching kit for Klondike-family solitaire: rules, play, search and experiments."""
+"""A teaching kit for Klondike-family solitaire: rules, play, search and experiments.
+
+Importing the package loads only the rules core (cards, variants, state, moves); ``Game``, the solver and the
+card table load when first used.
+"""
 from .cards import Card, InvalidCardError, card, parse_card
 from .moves import IllegalMoveError, InvalidMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
-from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Variant, get_variant
-from .game import Game
+from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, InvalidVariantError, Variant, get_variant
 
-__all__ = ["Card", "Game", "IllegalMoveError", "InvalidCardError", "InvalidMoveError", "ITALIAN", "KLONDIKE", "Move",
-           "Observation", "Position", "SOLIJOY", "VARIANTS", "Variant", "apply", "card", "deal", "get_variant",
-           "legal_moves", "observe", "parse_card", "play", "solve"]
+__all__ = ["Card", "Game", "IllegalMoveError", "InvalidCardError", "InvalidMoveError", "InvalidVariantError", "ITALIAN",
+           "KLONDIKE", "Move", "Observation", "Position", "SOLIJOY", "VARIANTS", "Variant", "apply", "card", "deal",
+           "get_variant", "legal_moves", "observe", "parse_card", "play", "solve"]
 
 
 def __getattr__(name: str):
-    """Heavier parts load only when used: ``solitaire.solve`` and ``solitaire.play``."""
+    """Parts above the rules core load only when used: ``solitaire.Game``, ``solitaire.solve``, ``solitaire.play``."""
+    if name == "Game":
+        from .game import Game
+        return Game
     if name == "solve":
         from .solver import solve
         return solve

@@ -1,16 +1,32 @@
-"""The Game: a position, its history (an undo stack) and the public API students use."""
+"""The Game: a position, its history (an undo stack) and the public API students use.
+
+``Game`` wraps the rules core (``legal_moves``, ``apply``, ``explain_illegal``, ``over_reason``) with the
+moves played so far. Text, saved games, PySolFC layouts and pictures are made by sibling modules
+(``notation``, ``pysol``, ``render``, ``widget``), imported only when one of those methods is called.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .endgame import over_reason
+from .endgame import WON, over_reason
 from .moves import IllegalMoveError, Move, apply, explain_illegal, legal_moves
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
 
 
 class Game:
-    """A game of one variant: ``Game("klondike", seed=7)``; play with ``game.play("t3>t7")``."""
+    """A game of one variant: ``Game("klondike", seed=7)``; play with ``game.play("t3>t7")``.
+
+    >>> game = Game("klondike", seed=7)
+    >>> game.play("draw")
+    Move.from_text('draw')
+    >>> game.moves, len(game.position.waste)
+    ([Move.from_text('draw')], 1)
+
+    Raises:
+        ValueError: for an unknown variant, a seed that is not a whole number >= 0, or a position of
+            another variant.
+    """
 
     def __init__(self, variant: str | Variant = "klondike", seed: int = 0, *, position: Position | None = None):
         self.variant = get_variant(variant)
@@ -26,28 +42,67 @@ class Game:
 
     @classmethod
     def from_position(cls, position: Position) -> Game:
+        """A game that starts from ``position`` (its seed is None).
+
+        >>> from solitaire import KLONDIKE, deal
+        >>> Game.from_position(deal(KLONDIKE, 2)).seed is None
+        True
+        """
         return cls(position.variant, position=position)
 
     # --- moves -------------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
-        """Every legal move now (``move in game.legal_moves()`` works)."""
+        """Every legal move now (``move in game.legal_moves()`` works).
+
+        >>> Game("klondike", seed=1).legal_moves()
+        [Move.from_text('t1>t7'), Move.from_text('draw')]
+        """
+        return list(self._legal_now())
+
+    def _legal_now(self) -> list[Move]:
         if self._legal is None:
             self._legal = legal_moves(self.position)
-        return list(self._legal)
+        return self._legal
 
     def parse(self, move: Move | str) -> Move:
-        """A Move from its text; raises InvalidMoveError for text it cannot read."""
+        """A Move from its text (a Move passes through).
+
+        >>> Game().parse("T3 > t7")
+        Move.from_text('t3>t7')
+
+        Raises:
+            InvalidMoveError: for text that is not a move.
+        """
         return move if isinstance(move, Move) else Move.from_text(move)
 
     def explain(self, move: Move | str) -> str | None:
-        """Why the move is illegal now, or None if it is legal."""
+        """Why the move is illegal now, or None if it is legal.
+
+        >>> Game("klondike", seed=1).explain("recycle")
+        'you may recycle only when the stock is empty: draw the remaining cards first'
+
+        Raises:
+            InvalidMoveError: for text that is not a move.
+        """
         m = self.parse(move)
-        return None if m in self.legal_moves() else explain_illegal(self.position, m) or "that move is not legal here"
+        return None if m in self._legal_now() else explain_illegal(self.position, m) or "that move is not legal here"
 
     def play(self, move: Move | str) -> Move:
-        """Play a move (a Move or its text). An illegal move raises and leaves the game unchanged."""
+        """Play a move (a Move or its text) and return it. An illegal move raises and leaves the game unchanged.
+
+        >>> game = Game("klondike", seed=1)
+        >>> game.play("t1 > t7")
+        Move.from_text('t1>t7')
+        >>> game.play("t2>t1")
+        Traceback (most recent call last):
+        solitaire.moves.IllegalMoveError: t2>t1 is illegal: 6♦ cannot go on the empty column 1: an empty column takes only a King
+
+        Raises:
+            InvalidMoveError: for text that is not a move.
+            IllegalMoveError: for a move the rules refuse here, saying which rule it breaks.
+        """
         m = self.parse(move)
-        if m not in self.legal_moves():
+        if m not in self._legal_now():
             reason = explain_illegal(self.position, m) or "that move is not legal here"
             raise IllegalMoveError(f"{m} is illegal: {reason}")
         self._played.append((m, self.position))
@@ -56,12 +111,30 @@ class Game:
         return m
 
     def play_all(self, moves: Iterable[Move | str]) -> None:
-        """Play several moves; if one fails, the moves before it stay played."""
+        """Play several moves; if one fails, the moves before it stay played.
+
+        >>> game = Game("klondike", seed=1)
+        >>> game.play_all(["draw", "draw"]); len(game.moves)
+        2
+
+        Raises:
+            InvalidMoveError, IllegalMoveError: as ``play``, for the first move that fails.
+        """
         for m in moves:
             self.play(m)
 
     def undo(self) -> Move:
-        """Take back the last move and return it."""
+        """Take back the last move and return it (undo is a stack).
+
+        >>> game = Game("klondike", seed=1)
+        >>> game.play("draw"); game.undo(); game.position == game.start
+        Move.from_text('draw')
+        Move.from_text('draw')
+        True
+
+        Raises:
+            IndexError: when no move has been played.
+        """
         if not self._played:
             raise IndexError("there is no move to undo")
         m, previous = self._played.pop()
@@ -70,7 +143,18 @@ class Game:
         return m
 
     def redo(self) -> Move:
-        """Play again the last move taken back."""
+        """Play again the last move taken back.
+
+        >>> game = Game("klondike", seed=1)
+        >>> game.play("draw"); game.undo(); game.redo(); len(game.moves)
+        Move.from_text('draw')
+        Move.from_text('draw')
+        Move.from_text('draw')
+        1
+
+        Raises:
+            IndexError: when there is no move to redo.
+        """
         if not self._undone:
             raise IndexError("there is no move to redo")
         undone = self._undone.pop()
@@ -79,9 +163,11 @@ class Game:
         return undone
 
     def can_undo(self) -> bool:
+        """Is there a move to take back?  ``Game().can_undo()`` is False."""
         return bool(self._played)
 
     def can_redo(self) -> bool:
+        """Is there a move taken back that can be played again?"""
         return bool(self._undone)
 
     @property
@@ -95,52 +181,112 @@ class Game:
 
     # --- the end of the game (one source of truth: over_reason) ------------------------------
     def over_reason(self) -> str | None:
-        """'won', 'no more moves', or None while the game goes on."""
+        """'won', 'no more moves', or None while the game goes on (see ``solitaire.endgame``).
+
+        >>> Game("klondike", seed=1).over_reason() is None
+        True
+        """
         p = self.position
         if self._over is None or self._over[0] is not p:
-            self._over = (p, over_reason(p, self.legal_moves()))
+            self._over = (p, over_reason(p, self._legal_now()))
         return self._over[1]
 
     def is_over(self) -> bool:
+        """Is the game won, or are there no more moves?  ``Game().is_over()`` is False."""
         return self.over_reason() is not None
 
     def is_won(self) -> bool:
-        return self.over_reason() == "won"
+        """Is every card on a foundation?  ``Game().is_won()`` is False."""
+        return self.over_reason() == WON
 
     def observation(self) -> Observation:
-        """What the player may see (no face-down cards)."""
+        """What the player may see (no face-down cards, no stock order).
+
+        >>> Game("klondike", seed=1).observation().stock_size
+        24
+        """
         return observe(self.position)
 
+    def win_chance(self, samples: int = 20, seed: int = 0):
+        """The chance to win from here for a player who saw only what this game showed (solitaire.expert)."""
+        from .expert import win_chance
+        return win_chance(self, samples=samples, seed=seed)
+
     def copy(self) -> Game:
+        """An independent game with the same start, moves and redo stack."""
         g = Game.from_position(self.start)
         g.seed, g._played, g._undone, g.position = self.seed, list(self._played), list(self._undone), self.position
         return g
 
     # --- text, files and pictures (siblings of the core, imported when asked for) -------------
     def to_text(self) -> str:
+        """The whole position as text (``Game.from_text`` reads it back exactly).
+
+        >>> game = Game("italian", seed=2)
+        >>> Game.from_text(game.to_text()).position == game.position
+        True
+        """
         from .notation import position_to_text
         return position_to_text(self.position)
 
     @classmethod
     def from_text(cls, text: str) -> Game:
+        """A game that starts from a position written by ``to_text``.
+
+        Raises:
+            PositionTextError: (a ValueError) naming the line that cannot be read.
+        """
         from .notation import position_from_text
         return cls.from_position(position_from_text(text))
 
     def to_json(self) -> str:
-        from .notation import game_to_json
-        return game_to_json(self)
+        """The whole game as JSON: its start, seed, moves played and moves that can be redone.
+
+        >>> Game.from_json(Game("klondike", seed=3).to_json()).seed
+        3
+        """
+        from .notation import SavedGame, saved_game_to_json
+        return saved_game_to_json(SavedGame(self.start, self.seed, self.moves, self._undone[::-1]))
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        from .notation import game_from_json
-        return game_from_json(text)
+        """Read a game saved by ``to_json``, with its history (undo) and the moves that can be redone.
+
+        Raises:
+            PositionTextError: (a ValueError) for text that is not a saved game the rules could have made.
+        """
+        from .notation import saved_game_from_json
+        saved = saved_game_from_json(text)
+        game = cls.from_position(saved.start)
+        game.seed = saved.seed
+        game.play_all(saved.moves + saved.redo)
+        for _ in saved.redo:
+            game.undo()
+        return game
 
     def to_pysol(self) -> str:
+        """The position as a PySolFC board (single-deck A-K variants).
+
+        >>> Game("klondike", seed=1).to_pysol().splitlines()[1]
+        '7D'
+
+        Raises:
+            ValueError: for a variant PySolFC's Klondike layouts cannot describe.
+        """
         from .pysol import position_to_pysol
         return position_to_pysol(self.position)
 
     @classmethod
     def from_pysol(cls, layout: str, variant: str | Variant = "klondike") -> Game:
+        """A game from a PySolFC Klondike board (``Talon:`` line, then one line per column).
+
+        >>> Game.from_pysol(Game("klondike", seed=1).to_pysol()).position == Game("klondike", seed=1).position
+        True
+
+        Raises:
+            ValueError: for a variant PySolFC's Klondike layouts cannot describe.
+            PositionTextError: (a ValueError) naming the line that cannot be read.
+        """
         from .pysol import position_from_pysol
         return cls.from_position(position_from_pysol(layout, get_variant(variant)))
 

@@ -1,63 +1,124 @@
-"""Positions as text and games as JSON: human-readable, exact round trips, errors that point at the line."""
+"""Positions as text and games as JSON: human-readable, exact round trips, strict readers.
+
+Every reader here refuses what the rules could not have made, with a ``PositionTextError`` (a ``ValueError``)
+that names the bad part and echoes it, cut to a readable length: cards that are not the variant's deck,
+foundations out of order, more recycles than the variant's passes allow, a seed that did not deal the start,
+moves that are not legal, and texts too large to be a game (they are refused before they are read).
+
+This module builds on the rules core and never imports ``solitaire.game``: ``Game.to_json`` and
+``Game.from_json`` hand it a ``SavedGame``, the plain data of a game.
+"""
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
 from dataclasses import asdict, fields, replace
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
-from .cards import Card, InvalidCardError, full_deck, parse_card
-from .moves import Move, rules
-from .state import Pile, Position
+from .cards import Card, InvalidCardError, full_deck, parse_card, quote
+from .moves import InvalidMoveError, Move, apply, explain_illegal, legal_moves, rules
+from .state import Pile, Position, deal
 from .variants import VARIANTS, Variant, get_variant
 
-if TYPE_CHECKING:
-    from .game import Game
-
 HEADER = "# solitaire position: piles list cards bottom first (top last); <card> is face down"
+MAX_POSITION_TEXT = 100_000  # characters: a position's text is about 1,000
+MAX_SAVED_GAME = 5_000_000  # characters: a saved game of 100,000 moves is about 1.2 MB
+MAX_MOVES = 200_000  # moves in a saved game (played and to redo)
 _SETTING = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}  # str.splitlines splits on them
 
 
 class PositionTextError(ValueError):
-    """The text of a position cannot be read; the message names the line."""
+    """A position, saved game or layout cannot be read; the message names the line or part and echoes it."""
 
 
+class SavedGame(NamedTuple):
+    """What a saved game holds: where it started, the seed that dealt it (if any), and its moves."""
+
+    start: Position
+    seed: int | None
+    moves: list[Move]
+    redo: list[Move]  # the moves taken back that can be played again, the next one first
+
+
+# --- variants ---------------------------------------------------------------------------------------
 def variant_to_text(v: Variant) -> str:
-    """``klondike`` for a registered variant, else the nearest registered one and the changed rules."""
+    """``klondike`` for a registered variant, else the nearest registered one and the changed rules.
+
+    >>> from solitaire import ITALIAN
+    >>> from dataclasses import replace
+    >>> variant_to_text(replace(ITALIAN, draw_only_when_stuck=True))
+    'italian draw_only_when_stuck=true'
+    """
     if v.key:
         return v.key
     base_key = min(VARIANTS, key=lambda k: len(v.changes_from(VARIANTS[k])))
-    changes = v.changes_from(VARIANTS[base_key])
-    return " ".join([base_key] + [f"{k}={json.dumps(val, separators=(',', ':'), ensure_ascii=False)}"
-                                  for k, val in changes.items()])
+    settings = [f"{k}={_json(val)}" for k, val in v.changes_from(VARIANTS[base_key]).items()]
+    return " ".join([base_key] + settings)
+
+
+def _json(value: object) -> str:
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return "".join(_LINE_BREAKS.get(ch, ch) for ch in text)
 
 
 def variant_from_text(text: str) -> Variant:
+    """Read what ``variant_to_text`` writes: a registered variant and ``rule=value`` settings.
+
+    >>> variant_from_text("klondike draw=3").draw
+    3
+    >>> variant_from_text("klondike draw=three")
+    Traceback (most recent call last):
+    ValueError: cannot read the value of draw in draw=three: write a number, true, false, null, "text" or a list such as [1,2,3]
+
+    Raises:
+        ValueError: for an unknown variant or rule, an unreadable value, or rules that cannot go together
+            (``InvalidVariantError``, a ``ValueError``).
+    """
     base, _, rest = text.strip().partition(" ")
-    variant = get_variant(base)
-    types = {f.name: f for f in fields(Variant)}
+    names = [f.name for f in fields(Variant)]
     changes = {}
     for key, raw in _SETTING.findall(rest):
-        if key not in types:
-            raise ValueError(f"unknown rule {key!r} in {text!r}: rules are {', '.join(types)}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            raise ValueError(f"cannot read the value of {key} in {key}={raw}: write a number, true, false, null, "
-                             '"text" or a list such as [1,2,3]') from None
-        changes[key] = tuple(value) if isinstance(value, list) else value
+        if key not in names:
+            raise ValueError(f"unknown rule {quote(key)} in {quote(text)}: rules are {', '.join(names)}")
+        changes[key] = _setting_value(key, raw)
     if _SETTING.sub("", rest).strip():
-        raise ValueError(f"cannot read the rules in {rest!r}: write rule=value, such as draw=3")
-    return replace(variant, **changes)
+        raise ValueError(f"cannot read the rules in {quote(rest)}: write rule=value, such as draw=3")
+    return replace(get_variant(base), **changes)
 
 
+def _setting_value(key: str, raw: str) -> object:
+    try:
+        value = json.loads(raw) if len(raw) <= 400 else None
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        value = None
+    if value is None and raw != "null":
+        raise ValueError(f"cannot read the value of {key} in {key}={quote(raw)[1:-1]}: write a number, true, false, "
+                         'null, "text" or a list such as [1,2,3]')
+    return tuple(value) if isinstance(value, list) else value
+
+
+# --- positions ---------------------------------------------------------------------------------------
 def _pile_text(pile: Pile, hidden: int = 0) -> str:
     return " ".join(f"<{c}>" if i < hidden else str(c) for i, c in enumerate(pile))
 
 
 def position_to_text(p: Position) -> str:
-    """One compact text of the whole position; ``position_from_text`` reads it back exactly."""
+    """One compact text of the whole position; ``position_from_text`` reads it back exactly.
+
+    >>> from solitaire import ITALIAN, deal
+    >>> print(position_to_text(deal(ITALIAN, 1)))  # doctest: +ELLIPSIS
+    # solitaire position: ...
+    variant: italian
+    recycles: 0
+    stock: <K♣> <7♥> <A♣> <7♦>
+    waste:
+    f1:
+    ...
+    t1: K♠
+    ...
+    """
     lines = [HEADER, f"variant: {variant_to_text(p.variant)}", f"recycles: {p.recycles}",
              f"stock: {_pile_text(p.stock, len(p.stock))}", f"waste: {_pile_text(p.waste)}"]
     lines += [f"f{i}: {_pile_text(pile)}" for i, pile in enumerate(p.foundations, 1)]
@@ -66,13 +127,20 @@ def position_to_text(p: Position) -> str:
 
 
 def read_pile(text: str, where: str) -> tuple[Pile, int]:
-    """Cards of one pile and how many at its bottom are face down."""
+    """Cards of one pile and how many at its bottom are face down.
+
+    >>> read_pile("<7♣> 10♥ 9♠", "t1")
+    ((Card('7♣'), Card('10♥'), Card('9♠')), 1)
+
+    Raises:
+        PositionTextError: for a token that is not a card, or a face-down card on a face-up one.
+    """
     cards: list[Card] = []
     hidden = 0
     for token in text.split():
         down = token.startswith("<") and token.endswith(">")
         if down and hidden < len(cards):
-            raise PositionTextError(f"{where}: face-down card {token!r} lies on a face-up card; face-down cards "
+            raise PositionTextError(f"{where}: face-down card {quote(token)} lies on a face-up card; face-down cards "
                                     "must be at the bottom of a pile")
         try:
             cards.append(parse_card(token[1:-1] if down else token))
@@ -83,15 +151,16 @@ def read_pile(text: str, where: str) -> tuple[Pile, int]:
 
 
 def position_from_text(text: str) -> Position:
-    """Read a position written by ``position_to_text`` (blank lines and # comments are ignored)."""
-    entries: dict[str, tuple[int, str]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        name, colon, value = line.partition(":")
-        if not colon:
-            raise PositionTextError(f"line {number}: expected 'name: cards', got {line!r}")
-        entries[name.strip().lower()] = (number, value.strip())
+    """Read a position written by ``position_to_text`` (blank lines and # comments are ignored).
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> position_from_text(position_to_text(deal(KLONDIKE, 5))) == deal(KLONDIKE, 5)
+    True
+
+    Raises:
+        PositionTextError: naming the line that cannot be read, or what makes the position impossible.
+    """
+    entries = _entries(text, MAX_POSITION_TEXT, "a position")
     for required in ("variant", "stock", "waste"):
         if required not in entries:
             raise PositionTextError(f"the position has no '{required}:' line")
@@ -110,21 +179,55 @@ def position_from_text(text: str) -> Position:
     extra = set(entries) - {"variant", "recycles", "stock", "waste"} - {f"f{i}" for i in range(1, v.foundations + 1)} \
         - {f"t{i}" for i in range(1, len(v.columns) + 1)}
     if extra:
-        raise PositionTextError(f"unexpected lines {sorted(extra)} for {v.name}")
-    recycles_text = entries.get("recycles", (0, "0"))[1]
-    if not recycles_text.isdigit():
-        raise PositionTextError(f"recycles must be a whole number, got {recycles_text!r}")
+        raise PositionTextError(f"unexpected lines {quote(sorted(extra), 80)} for {v.name}")
     columns = [pile(f"t{i}") for i in range(1, len(v.columns) + 1)]
-    foundations = tuple(pile(f"f{i}")[0] for i in range(1, v.foundations + 1))
-    waste = pile("waste")[0]
-    p = Position(v, pile("stock")[0], waste, foundations,
-                 tuple(c for c, _ in columns), tuple(h for _, h in columns), int(recycles_text))
+    p = Position(v, pile("stock")[0], pile("waste")[0], tuple(pile(f"f{i}")[0] for i in range(1, v.foundations + 1)),
+                 tuple(c for c, _ in columns), tuple(h for _, h in columns), _recycles(entries, v))
     check_position(p)
     return p
 
 
+def _entries(text: str, limit: int, what: str) -> dict[str, tuple[int, str]]:
+    """The ``name: value`` lines of a text, by lower-case name, with their line numbers."""
+    if not isinstance(text, str):
+        raise PositionTextError(f"{what} is text, got {type(text).__name__} {quote(text)}")
+    if len(text) > limit:
+        raise PositionTextError(f"{what} is at most {limit:,} characters long; this text has {len(text):,}")
+    entries: dict[str, tuple[int, str]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, colon, value = line.partition(":")
+        if not colon:
+            raise PositionTextError(f"line {number}: expected 'name: cards', got {quote(line, 60)}")
+        key = name.strip().lower()
+        if key in entries:
+            raise PositionTextError(f"line {number}: a second {quote(key)} line (the first is line {entries[key][0]})")
+        entries[key] = (number, value.strip())
+    return entries
+
+
+def _recycles(entries: dict[str, tuple[int, str]], v: Variant) -> int:
+    number, text = entries.get("recycles", (0, "0"))
+    if not re.fullmatch("[0-9]{1,7}", text):
+        raise PositionTextError(f"line {number} (recycles): write a whole number of at most 7 digits, got {quote(text)}")
+    if v.passes is not None and int(text) > v.passes - 1:
+        raise PositionTextError(f"line {number} (recycles): {v.name} allows {v.passes} pass(es) through the stock, "
+                                f"so at most {v.passes - 1} recycle(s), not {int(text)}")
+    return int(text)
+
+
 def check_position(p: Position) -> None:
-    """Raise PositionTextError unless the position holds exactly the variant's deck in valid piles."""
+    """Raise PositionTextError unless the position holds exactly the variant's deck in valid piles.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> check_position(deal(KLONDIKE, 1)) is None
+    True
+
+    Raises:
+        PositionTextError: for missing or extra cards, foundations out of order, or a face-down top card
+            where the variant flips cards automatically.
+    """
     v = p.variant
     have, need = Counter(p.cards()), Counter(full_deck(v.ranks, v.decks))
     if have != need:
@@ -145,26 +248,83 @@ def check_position(p: Position) -> None:
             raise PositionTextError(f"column t{i}: in {v.name} the top card of a column is always face up")
 
 
-def game_to_json(game: Game) -> str:
-    """The whole game: variant, seed, start position, moves played and moves that can be redone."""
-    return json.dumps({"format": "solitaire-game", "version": 1, "variant": asdict(game.variant),
-                       "seed": game.seed, "start": position_to_text(game.start),
-                       "moves": [str(m) for m in game.moves],
-                       "redo": [str(m) for m in reversed(game._undone)]}, ensure_ascii=False, indent=1)
+# --- saved games ---------------------------------------------------------------------------------------
+_KEYS = ("format", "version", "variant", "seed", "start", "moves", "redo")
 
 
-def game_from_json(text: str) -> Game:
-    from .game import Game
+def saved_game_to_json(game: SavedGame) -> str:
+    """The whole game as JSON: variant, seed, start position, moves played and moves that can be redone.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> text = saved_game_to_json(SavedGame(deal(KLONDIKE, 3), 3, [Move.from_text("draw")], []))
+    >>> saved_game_from_json(text).moves
+    [Move.from_text('draw')]
+    """
+    return json.dumps({"format": "solitaire-game", "version": 1, "variant": asdict(game.start.variant),
+                       "seed": game.seed, "start": position_to_text(game.start), "moves": [str(m) for m in game.moves],
+                       "redo": [str(m) for m in game.redo]}, ensure_ascii=False, indent=1)
+
+
+def saved_game_from_json(text: str) -> SavedGame:
+    """Read a saved game, checking that the rules could have made it: every move is replayed.
+
+    >>> saved_game_from_json('{"format": "solitaire-game"}')
+    Traceback (most recent call last):
+    solitaire.notation.PositionTextError: not a saved game: it has no "start" (a saved game has format, version, variant, seed, start, moves, redo)
+
+    Raises:
+        PositionTextError: for text that is not JSON or not a saved game, a start position that cannot be
+            read, a variant or seed that does not match the start, or a move that cannot be played.
+    """
+    data = _json_object(text)
+    start = position_from_text(data["start"])
+    if data.get("variant") != json.loads(json.dumps(asdict(start.variant))):
+        raise PositionTextError(f"the saved game's \"variant\" {quote(data.get('variant'), 60)} is not the variant "
+                                f"of its start position ({variant_to_text(start.variant)})")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64):
+        raise PositionTextError(f"the saved game's seed must be null or a whole number from 0 to 2**64 - 1, got "
+                                f"{quote(seed)}")
+    if seed is not None and deal(start.variant, seed) != start:
+        raise PositionTextError(f"seed {seed} does not deal the saved game's start position")
+    moves, redo = _moves(data, "moves"), _moves(data, "redo")
+    _replay(start, moves + redo)
+    return SavedGame(start, seed, moves, redo)
+
+
+def _json_object(text: str) -> dict:
+    if not isinstance(text, (str, bytes)) or len(text) > MAX_SAVED_GAME:
+        size = f"{len(text):,} characters" if isinstance(text, (str, bytes)) else type(text).__name__
+        raise PositionTextError(f"not a saved game: expected JSON text of at most {MAX_SAVED_GAME:,} characters, "
+                                f"got {size}")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PositionTextError(f"not a saved game: {e}") from None
-    if not isinstance(data, dict) or data.get("format") != "solitaire-game":
-        raise PositionTextError("not a saved game: the JSON has no \"format\": \"solitaire-game\"")
-    game = Game.from_position(position_from_text(data["start"]))
-    game.seed = data.get("seed")
-    redo = [Move.from_text(m) for m in data.get("redo", [])]
-    game.play_all(data.get("moves", []) + [str(m) for m in redo])
-    for _ in redo:
-        game.undo()
-    return game
+    except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError, so is a number too long to read
+        raise PositionTextError(f"not a saved game: {quote(str(e), 120)[1:-1]}") from None
+    if not isinstance(data, dict) or data.get("format") != "solitaire-game" or data.get("version", 1) != 1:
+        raise PositionTextError('not a saved game: the JSON has no "format": "solitaire-game" (version 1)')
+    unknown = sorted(set(data) - set(_KEYS))
+    if unknown or not isinstance(data.get("start"), str):
+        what = f"unknown keys {quote(unknown, 60)}" if unknown else 'no "start"' if "start" not in data else \
+            f'"start" must be a position\'s text, not {quote(data["start"])}'
+        raise PositionTextError(f"not a saved game: it has {what} (a saved game has {', '.join(_KEYS)})")
+    return data
+
+
+def _moves(data: dict, key: str) -> list[Move]:
+    texts = data.get(key, [])
+    if not isinstance(texts, list) or len(texts) > MAX_MOVES or not all(isinstance(t, str) for t in texts):
+        raise PositionTextError(f'the saved game\'s "{key}" must be a list of at most {MAX_MOVES:,} moves such '
+                                f"as \"t3>t7\", got {quote(texts)}")
+    try:
+        return [Move.from_text(t) for t in texts]
+    except InvalidMoveError as e:
+        raise PositionTextError(f'the saved game\'s "{key}": {e}') from None
+
+
+def _replay(p: Position, moves: list[Move]) -> None:
+    for number, m in enumerate(moves, 1):
+        if m not in legal_moves(p):
+            reason = explain_illegal(p, m) or "that move is not legal here"
+            raise PositionTextError(f"move {number} of the saved game ({m}) is illegal: {reason}")
+        p = apply(p, m)

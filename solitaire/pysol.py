@@ -6,8 +6,8 @@ in ``<angle brackets>``, tens as ``T``. Two optional lines, ``Waste:`` (bottom f
 """
 from __future__ import annotations
 
-from .cards import SUIT_LETTERS, Card, card
-from .notation import PositionTextError, check_position, read_pile
+from .cards import SUIT_LETTERS, Card, InvalidCardError, card, quote
+from .notation import MAX_POSITION_TEXT, PositionTextError, check_position, read_pile
 from .state import Position
 from .variants import STANDARD_RANKS, Variant
 
@@ -18,41 +18,73 @@ def _check_variant(v: Variant) -> None:
 
 
 def position_from_pysol(layout: str, variant: Variant) -> Position:
-    """Read a PySolFC Klondike board (a ``Talon:`` line, then one line per column)."""
+    """Read a PySolFC Klondike board (a ``Talon:`` line, then one line per column).
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> position_from_pysol(position_to_pysol(deal(KLONDIKE, 2)), KLONDIKE) == deal(KLONDIKE, 2)
+    True
+
+    Raises:
+        ValueError: for a variant that is not a single-deck A-K game.
+        PositionTextError: naming the line that cannot be read, or what makes the position impossible.
+    """
     _check_variant(variant)
-    stock: list[Card] = []
-    waste: list[Card] = []
-    foundations: list[tuple[Card, ...]] = [() for _ in range(variant.foundations)]
+    if not isinstance(layout, str) or len(layout) > MAX_POSITION_TEXT:
+        raise PositionTextError(f"a PySolFC layout is text of at most {MAX_POSITION_TEXT:,} characters, got "
+                                f"{quote(layout) if not isinstance(layout, str) else f'{len(layout):,} characters'}")
+    piles: dict[str, list] = {"talon": [], "waste": [], "foundations": [() for _ in range(variant.foundations)]}
+    seen: set[str] = set()
     columns: list[tuple[tuple[Card, ...], int]] = []
     for number, line in enumerate(layout.strip().splitlines(), 1):
         head, colon, rest = line.partition(":")
         key = head.strip().lower() if colon else ""
-        if key == "talon":
-            stock = list(read_pile(rest, f"line {number} (Talon)")[0][::-1])
-        elif key == "waste":
-            waste = list(read_pile(rest, f"line {number} (Waste)")[0])
+        if key and key in seen:
+            raise PositionTextError(f"line {number}: a second {quote(head.strip())} line")
+        seen.add(key)
+        if key in ("talon", "waste"):
+            piles[key] = list(read_pile(rest, f"line {number} ({head.strip()})")[0])
         elif key == "foundations":
-            for i, entry in enumerate(rest.split()):
-                suit, _, top = entry.partition("-")
-                if suit.upper() not in SUIT_LETTERS or not top:
-                    raise PositionTextError(f"line {number} (Foundations): cannot read {entry!r}; write e.g. H-5")
-                n = 0 if top == "0" else card(top.upper().replace("T", "10"), suit).rank
-                foundations[i] = tuple(card(r, suit) for r in range(1, n + 1))
+            piles[key] = _foundations(rest, number, variant)
         elif colon:
-            raise PositionTextError(f"line {number}: unknown line {head.strip()!r}; expected Talon, Waste, "
+            raise PositionTextError(f"line {number}: unknown line {quote(head.strip())}; expected Talon, Waste, "
                                     "Foundations or a column of cards")
         else:
             columns.append(read_pile(line, f"line {number} (column {len(columns) + 1})"))
     if len(columns) != len(variant.columns):
         raise PositionTextError(f"the layout has {len(columns)} columns; {variant.name} has {len(variant.columns)}")
-    p = Position(variant, tuple(stock), tuple(waste), tuple(foundations), tuple(c for c, _ in columns),
-                 tuple(h for _, h in columns))
+    p = Position(variant, tuple(piles["talon"][::-1]), tuple(piles["waste"]), tuple(piles["foundations"]),
+                 tuple(c for c, _ in columns), tuple(h for _, h in columns))
     check_position(p)
     return p
 
 
+def _foundations(text: str, number: int, variant: Variant) -> list[tuple[Card, ...]]:
+    """The piles of a ``Foundations: H-A C-0 D-3 S-0`` line (each suit's top rank; 0 for none)."""
+    entries = text.split()
+    if len(entries) > variant.foundations:
+        raise PositionTextError(f"line {number} (Foundations): {len(entries)} entries, but {variant.name} has "
+                                f"{variant.foundations} foundations")
+    piles: list[tuple[Card, ...]] = [() for _ in range(variant.foundations)]
+    for i, entry in enumerate(entries):
+        suit, _, top = entry.partition("-")
+        try:
+            n = 0 if top == "0" else card(top.upper().replace("T", "10"), suit).rank
+        except InvalidCardError:
+            raise PositionTextError(f"line {number} (Foundations): cannot read {quote(entry)}; write e.g. H-5") from None
+        piles[i] = tuple(card(r, suit) for r in range(1, n + 1))
+    return piles
+
+
 def position_to_pysol(p: Position) -> str:
-    """Write the position as a PySolFC board (with Waste/Foundations lines only when they hold cards)."""
+    """Write the position as a PySolFC board (with Waste/Foundations lines only when they hold cards).
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> position_to_pysol(deal(KLONDIKE, 1)).splitlines()[1]
+    '7D'
+
+    Raises:
+        ValueError: for a variant that is not a single-deck A-K game.
+    """
     _check_variant(p.variant)
     lines = ["Talon: " + " ".join(c.ascii() for c in reversed(p.stock))]
     if p.waste:
