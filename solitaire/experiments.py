@@ -36,7 +36,7 @@ import pandas as pd
 from .state import deal
 from .variants import VARIANTS, Variant, get_variant
 
-STRATEGIES = ("random", "greedy", "solver")
+STRATEGIES = ("random", "greedy", "solver", "expert")
 COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
 _INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
 
@@ -450,8 +450,8 @@ def play_jobs(jobs: list[Job]) -> list[dict]:
 def batches(todo: list[Job], workers: int, most: int = 8) -> list[list[Job]]:
     """Solver games one per task (each may take its whole budget); fast games up to ``most`` per task,
     fewer when there are few, so that every worker still gets several tasks."""
-    solver = [[j] for j in todo if j.strategy == "solver"]
-    plain = [j for j in todo if j.strategy != "solver"]
+    solver = [[j] for j in todo if j.strategy in ("solver", "expert")]  # slow games: one per task
+    plain = [j for j in todo if j.strategy not in ("solver", "expert")]
     size = max(1, min(most, len(plain) // (8 * workers)))
     return [plain[i:i + size] for i in range(0, len(plain), size)] + solver
 
