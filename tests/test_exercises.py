@@ -302,6 +302,9 @@ def test_deals_needed_accepts_correct_larger_answers(capsys: pytest.CaptureFixtu
 
 
 def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() -> None:
+    import importlib.util
+    if importlib.util.find_spec("solitaire.lesson08"):  # lesson 08 registers its own checks when imported
+        importlib.import_module("solitaire.lesson08")
     used = set()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
@@ -361,7 +364,8 @@ def _lesson_07_answers() -> dict[str, tuple[object, list[object]]]:
 def test_no_check_accepts_any_answer(capsys: pytest.CaptureFixture) -> None:
     """Every check refuses plausible wrong answers, and accepts a right one where one is given."""
     answers = _answers()
-    assert set(answers) == set(EXERCISES)
+    ours = {name for name, (_, checker) in EXERCISES.items() if checker.__module__ == "solitaire.exercises"}
+    assert set(answers) == ours  # lesson 08's checks live in solitaire/lesson08.py, with their own tests
     for name, (right, wrongs) in answers.items():
         if right is not None:
             assert feedback(capsys, name, right)[0], name
