@@ -66,6 +66,9 @@ def budget_text(strategy: str, max_seconds: float, max_nodes: int | None, max_mo
     """The limits a game was played under, as recorded in the results: a rerun with other limits is a new game."""
     if strategy == "solver":
         return f"max_seconds={max_seconds:g}" + (f" max_nodes={max_nodes}" if max_nodes is not None else "")
+    if strategy == "expert":  # the expert's own settings, so that a change of them is a new game
+        from .expert import settings_text
+        return f"max_moves={max_moves} {settings_text()}"
     return f"max_moves={max_moves}"
 
 

@@ -145,6 +145,14 @@ class Decision(NamedTuple):
     samples: int
 
 
+DEFAULTS = dict(samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4, min_samples=6)
+
+
+def settings_text(**changes) -> str:
+    """The expert's settings in words, as experiments record them: ``samples=20 max_samples=40 ...``."""
+    return " ".join(f"{k}={v:g}" for k, v in (DEFAULTS | changes).items())
+
+
 class ExpertStrategy:
     """Hindsight sampling over the layouts consistent with what it has seen (see the module docstring).
 
@@ -156,8 +164,10 @@ class ExpertStrategy:
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, *, samples: int = 20, max_samples: int = 40, max_nodes: int = 2000,
-                 margin: float = 0.15, check: int = 3, settle: int = 4, min_samples: int = 6,
+    def __init__(self, seed: int = 0, *, samples: int = DEFAULTS["samples"],
+                 max_samples: int = DEFAULTS["max_samples"], max_nodes: int = DEFAULTS["max_nodes"],
+                 margin: float = DEFAULTS["margin"], check: int = DEFAULTS["check"],
+                 settle: int = DEFAULTS["settle"], min_samples: int = DEFAULTS["min_samples"],
                  scout: bool = True, safe: bool = True, reuse: bool = True) -> None:
         if samples < 1 or max_samples < samples or max_nodes < 1:
             raise ValueError(f"need samples >= 1, max_samples >= samples and max_nodes >= 1, got samples={samples}, "

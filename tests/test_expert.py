@@ -216,3 +216,6 @@ def test_experiments_with_the_expert_in_parallel_and_resumed(tmp_path):
     # equal seconds mean the rows were read back from the file, not played again
     assert more[(more["strategy"] == "expert") & (more["seed"] < 2)]["seconds"].tolist() == first["seconds"].tolist()
     assert len(load(path)) == 6
+    assert set(more[more["strategy"] == "expert"]["budget"]) == {"max_moves=5000 samples=20 max_samples=40 "
+                                                                 "max_nodes=2000 margin=0.15 check=3 settle=4 "
+                                                                 "min_samples=6"}
