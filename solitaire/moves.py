@@ -27,7 +27,6 @@ DRAW, RECYCLE, FLIP = "draw", "recycle", "flip"
 WASTE_TO_COLUMN, WASTE_TO_FOUNDATION = "w>t", "w>f"
 COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN = "t>f", "t>t", "f>t"
 STOCK_MOVES = frozenset({DRAW, RECYCLE})
-TO_FOUNDATION = frozenset({WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
 _ALWAYS_PROGRESS = frozenset({FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
 
 
@@ -68,8 +67,7 @@ class Move(NamedTuple):
         return f"Move.from_text({str(self)!r})"
 
     def __str__(self) -> str:
-        n = f":{self.count}" if self.count > 1 else ""
-        return _TEXT[self.kind].format(s=self.source + 1, t=self.target + 1, n=n)
+        return _TEXT[self.kind].format(s=self.source + 1, t=self.target + 1, n=f":{self.count}" * (self.count > 1))
 
     @classmethod
     def from_text(cls, text: str) -> Move:
@@ -182,9 +180,8 @@ def makes_progress(p: Position, m: Move) -> bool:
     >>> makes_progress(deal(KLONDIKE, 1), Move(DRAW))
     False
     """
-    if m.kind in _ALWAYS_PROGRESS:
-        return True
-    return m.kind == COLUMN_TO_COLUMN and 0 < p.hidden[m.source] == len(p.columns[m.source]) - m.count
+    uncovers = m.kind == COLUMN_TO_COLUMN and 0 < p.hidden[m.source] == len(p.columns[m.source]) - m.count
+    return m.kind in _ALWAYS_PROGRESS or uncovers
 
 
 def is_won(p: Position) -> bool:
@@ -231,10 +228,7 @@ def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
             empty.append(d)
         elif len(col) > p.hidden[d]:  # a face-up top card takes its children
             for c in r.children[col[-1]]:
-                if c in targets:
-                    targets[c].append(d)
-                else:
-                    targets[c] = [d]
+                targets.setdefault(c, []).append(d)
     for c in r.starters if empty else ():
         targets[c] = targets.get(c, []) + empty
     return targets
@@ -278,9 +272,7 @@ def _stock_moves(p: Position) -> list[Move]:
     """Draw while the stock holds cards; then recycle the waste, while passes are left."""
     if p.stock:
         return [_move(DRAW)]
-    if p.waste and _passes_left(p):
-        return [_move(RECYCLE)]
-    return []
+    return [_move(RECYCLE)] if p.waste and _passes_left(p) else []
 
 
 def _passes_left(p: Position) -> bool:
@@ -382,7 +374,7 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     moving, why = _moving_cards(p, m)
     if why:
         return why
-    if m.kind in TO_FOUNDATION:
+    if m.kind in (WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION):
         return _why_not_to_foundation(p, moving[0])
     return _why_not_onto_column(p, moving[0], m.target)
 
