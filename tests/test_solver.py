@@ -298,3 +298,28 @@ def test_the_solver_agrees_with_an_exhaustive_search_under_the_strict_draw_rule(
     cases = italian_cases(STRICT_ITALIAN, range(30), 60)
     assert {truth for truth, _ in cases} == {"won", "unwinnable"}
     assert all(truth == found for truth, found in cases), cases
+
+
+def test_the_klondike_solver_benchmark_gives_both_solvers_the_same_deal():
+    """Klondike-Solver's reader silently keeps its default deck on a short layout: the benchmark pads it and
+    checks the return value; the deal Klondike-Solver then holds is the one the kit reads."""
+    pyksolve = pytest.importorskip("pyksolve.solver")
+    pytest.importorskip("pysol_cards")
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "benchmarks" / "bench_vs_ksolve.py"
+    spec = importlib.util.spec_from_file_location("bench_vs_ksolve", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    layout = bench.pysol_layout(5)
+    s = pyksolve.Solitaire()
+    assert not s.load_pysol(layout)  # too short for it as PySolFC prints it
+    assert s.load_pysol(layout + "\n" * 16)
+    s.reset_game(3)
+    diagram = s.game_diagram_pysol().splitlines()
+    assert diagram[1].split()[2:-1] == layout.splitlines()[0].split()[1:]  # the stock, in the same order
+    assert [line.split()[1:] for line in diagram[2:9]] == [line.split() for line in layout.splitlines()[1:8]]
+    game = Game.from_pysol(layout)
+    assert game.to_pysol() == layout
+    row = bench.ksolve_row(3, 5, layout, 200_000)
+    assert row["status"] in ("won", "unwinnable", "unknown")

@@ -10,10 +10,18 @@ onto the card left on top, or that card going up), emptying a column (its use: a
 stock putting a stock card on a column (its use: a card onto it, or, when the waste may not play to a
 foundation, the card going up) and taking a card back from a foundation (its use: a card onto it, or, with
 one deck, the card under it coming down too). Claim: if a state can be won, some winning line plays every
-preparing move right before its first use. Proof: a preparing move changes only the two piles it touches,
-and until its use no move needs that change, so moving it later, to just before its use, keeps every move
-in between legal (none of them reads the piles it changed in a way the move made possible) and the use
-still finds the state it needs. Nothing here depends on the number of decks or the rank order. Hence:
+preparing move right before one of its uses. Argument (a sketch, checked against an exhaustive search of
+the real rules on small positions in ``tests/test_solver.py``): take a winning line and a preparing move
+``m`` in it that is not followed at once by a use, and let ``u`` be the first later move that touches what
+``m`` changed (a use; or a move of the cards ``m`` moved, alone or as part of a longer build). Play ``m``
+just before ``u`` instead. The moves in between are legal without ``m``: none is a use, so none needs the
+uncovered card, the emptied column or the taken-down card; a move that put cards on the moved cards' top
+finds that same top card before ``m`` (the cards then move with them). If ``u`` moves the same cards again,
+``m`` and ``u`` merge into one move from ``m``'s source; if ``u`` moves a longer build that ``m`` completed,
+its lower part moves first and ``m`` follows onto it, again right before a later use. Each step moves a
+preparing move later or removes one, so the process ends with a line of the required form. With a free
+stock, a stock card waits in the talon until its use, since every talon card stays reachable. Nothing here
+depends on the number of decks or the rank order. Hence:
 
 * ``skip_useless_preparations``: a preparing move is tried only when something could use it at once (for a
   stock card on a column: a chain of stock cards ending in such a use).

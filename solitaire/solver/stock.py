@@ -30,6 +30,7 @@ def talon_reach(n: int, in_waste: int, recycles: int, draw: int, passes: int | N
     if in_waste:
         first[in_waste - 1] = (in_waste, recycles)
         ops[in_waste - 1] = []
+    seen = {(in_waste, 0 if passes is None else recycles)}
     recycled = 0
     while True:
         if in_waste < n:
@@ -38,10 +39,12 @@ def talon_reach(n: int, in_waste: int, recycles: int, draw: int, passes: int | N
         elif n and recycled < 2 and (passes is None or recycles < passes - 1):
             in_waste, recycles, recycled = 0, recycles + 1, recycled + 1
             done.append(RECYCLE)
-            if recycled == 2:
-                break  # the second recycle starts a pass that repeats the first one
         else:
-            break
+            break  # no more draws, or a second recycle, which would only repeat the pass after the first
+        state = (in_waste, 0 if passes is None else recycles)
+        if state in seen:
+            break  # unlimited passes: back where we were
+        seen.add(state)
         if in_waste and in_waste - 1 not in first:
             first[in_waste - 1] = (in_waste, recycles)
             ops[in_waste - 1] = list(done)
@@ -69,14 +72,22 @@ class StockView:
         t = self.tables
         if t.strict_draw:
             return self._strict(talon, in_waste, recycles, playable)
-        k = talon if t.free_stock else (talon, in_waste, recycles)
+        if t.free_stock:
+            found = self.cache.get(talon)
+            if found is None:
+                if len(self.cache) > 50_000:
+                    self.cache.clear()
+                found = self.cache[talon] = self._by_card(talon, range(len(talon)))
+            return found
+        return self._reach(talon, in_waste, recycles)[1]
+
+    def _reach(self, talon: bytes, in_waste: int, recycles: int):
+        """(``talon_reach``'s first positions, the reachable cards), cached."""
+        k = (talon, in_waste, recycles)
         found = self.cache.get(k)
         if found is None:
-            if t.free_stock:
-                indices = range(len(talon))
-            else:
-                indices = talon_reach(len(talon), in_waste, recycles, self.draw, self.passes)[0]
-            found = self._by_card(talon, indices)
+            first = talon_reach(len(talon), in_waste, recycles, self.draw, self.passes)[0]
+            found = first, self._by_card(talon, first)
             if len(self.cache) > 50_000:
                 self.cache.clear()
             self.cache[k] = found
@@ -85,8 +96,7 @@ class StockView:
     def _strict(self, talon: bytes, in_waste: int, recycles: int, playable):
         if playable is None:  # a move that makes progress exists: no draw is allowed
             return self._by_card(talon, [in_waste - 1] if in_waste else [])
-        order = talon_reach(len(talon), in_waste, recycles, self.draw, self.passes)[0]
-        for i in order:
+        for i in self._reach(talon, in_waste, recycles)[0]:
             if i != in_waste - 1 and playable(talon[i]):
                 return self._by_card(talon, [i])
         return {}, 0
@@ -100,4 +110,4 @@ class StockView:
 
     def recycles_after(self, talon: bytes, in_waste: int, recycles: int, i: int) -> int:
         """Recycles used once talon card ``i`` is first on top of the waste."""
-        return talon_reach(len(talon), in_waste, recycles, self.draw, self.passes)[0][i][1]
+        return self._reach(talon, in_waste, recycles)[0][i][1]
