@@ -60,8 +60,9 @@ def progress_possible(p: Position, limit: int = SEARCH_LIMIT, moves: Sequence[Mo
     >>> progress_possible(deal(KLONDIKE, 1))
     True
     """
-    if any(makes_progress(p, m) for m in (legal_moves(p) if moves is None else moves)):
-        return True
+    for m in legal_moves(p) if moves is None else moves:
+        if makes_progress(p, m):
+            return True
     v = p.variant
     if v.draw == 1 and v.passes is None:
         if not accepted_cards(p, v.waste_to_foundation).isdisjoint(p.stock + p.waste):
@@ -152,7 +153,7 @@ def accepted_cards(p: Position, foundations: bool = True) -> set[Card]:
     ok: set[Card] = set()
     for col, h in zip(p.columns, p.hidden):
         if not col:
-            ok.update(c for c in range(64) if r.empty_ok[c])
+            ok.update(r.starters)
         elif len(col) > h:
             ok.update(r.children[col[-1]])
     if foundations:

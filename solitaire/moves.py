@@ -228,7 +228,10 @@ def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
             empty.append(d)
         elif len(col) > p.hidden[d]:  # a face-up top card takes its children
             for c in r.children[col[-1]]:
-                targets.setdefault(c, []).append(d)
+                if c in targets:
+                    targets[c].append(d)
+                else:
+                    targets[c] = [d]
     for c in r.starters if empty else ():
         targets[c] = targets.get(c, []) + empty
     return targets
@@ -247,10 +250,12 @@ def _column_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Mov
             moves.append(_move(COLUMN_TO_FOUNDATION, s))
         k = 1  # the top k cards move as one build
         while True:
-            for d in targets.get(col[-k], ()):
-                moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
-            if k == len(col) - h or col[-k - 1] not in r.parents[col[-k]]:
-                break  # the next card down is face down, or the card above does not sit on it
+            c = col[-k]
+            if c in targets:
+                for d in targets[c]:
+                    moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
+            if k == len(col) - h or col[-k - 1] not in r.parents[c]:
+                break  # the next card down is face down, or c does not sit on it
             k += 1
     return moves
 
