@@ -176,21 +176,17 @@ def measure_browser(clicks: int = 30) -> dict:
 
 def open_and_run(page, url: str | None, timeout_ms: int = 300_000) -> float:
     """Open a notebook (unless already open), Run All, wait until every cell ran and the kernel is idle."""
+    import servers
+
     if url:
         page.goto(url, timeout=120_000)
-    idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
-    page.locator(idle).wait_for(timeout=120_000)
+    servers.wait_for_kernel(page)
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Edit$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Clear Outputs of All Cells$")).click()
     start = time.perf_counter()
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
-    page.wait_for_function(
-        """() => {
-            const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-            const idle = document.querySelector(".jp-Notebook-ExecutionIndicator[data-status='idle']");
-            return idle && prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
-        }""", timeout=timeout_ms, polling=100)
+    servers.wait_until_every_cell_ran(page, timeout_ms / 1000)
     return time.perf_counter() - start
 
 

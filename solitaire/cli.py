@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .variants import VARIANTS
 
-STRATEGY_NAMES = ("random", "greedy", "solver")
+STRATEGY_NAMES = ("random", "greedy", "solver", "expert")
 _VARIANT_HELP = (f"a registered variant ({', '.join(VARIANTS)}), optionally followed by changed rules in quotes, "
                  "such as \"klondike draw=3\"")
 
@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--variants", nargs="+", default=["klondike"], type=_variant, metavar="VARIANT",
                     help=_VARIANT_HELP + " (default: klondike)")
     ex.add_argument("--strategies", nargs="+", default=["greedy"], choices=STRATEGY_NAMES, metavar="STRATEGY",
-                    help="random, greedy or solver (default: greedy)")
+                    help="random, greedy, solver or expert (default: greedy)")
     ex.add_argument("--deals", type=_whole(1), default=100, metavar="N", help="deals per variant (default: 100)")
     ex.add_argument("--first-seed", type=_whole(0), default=0, metavar="S", help="seed of the first deal (default: 0)")
     ex.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T",

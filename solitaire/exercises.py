@@ -8,14 +8,15 @@ so they follow the rules as the code implements them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from .cards import Card, InvalidCardError, full_deck, parse_card
 from .game import Game
-from .moves import Move, explain_illegal, legal_moves, rules
-from .state import deal, shuffled_deck
+from .moves import Move, apply, explain_illegal, is_won, legal_moves, rules
+from .state import Position, deal, observe, shuffled_deck
 from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Variant
 
 
@@ -127,23 +128,29 @@ def _texts(items: Any, what: str) -> list[str]:
     return [str(x) for x in items]
 
 
-def _same_set(answer: Iterable[str], expected: Iterable[str], what: str) -> Verdict:
+def _same_set(answer: Iterable[str], expected: Iterable[str], what: str, hint: str = "") -> Verdict:
+    """Compare two sets without handing out the answer: wrong items are the student's own and may be named,
+    missing ones are only counted (``hint`` says where to look for them)."""
     got, want = set(answer), set(expected)
     if got == want:
         return Verdict(True, f"those are all {len(want)} {what}.")
     parts = []
-    if want - got:
-        parts.append(f"missing {', '.join(sorted(want - got))}")
     if got - want:
         parts.append(f"not {what}: {', '.join(sorted(got - want))}")
+    if want - got:
+        parts.append(f"{len(want - got)} more {'is' if len(want - got) == 1 else 'are'} missing")
     right = len(got & want)
-    return Verdict(False, f"{right} of your {len(got)} are right, but {'; '.join(parts)}.")
+    return Verdict(False, f"{right} of your {len(got)} are right, but {'; '.join(parts)}." + (f" {hint}" if hint else ""))
 
 
-def _replay(game: Any, what: str) -> Game:
-    """Check that ``game`` is a Game whose moves replay legally from its start, and return the replay."""
+def _replay(game: Any, what: str, start: Position, deal_name: str) -> Game:
+    """Check that ``game`` is a Game that starts from ``start`` (the deal the exercise asks for) and whose
+    moves replay legally from there; return the replay."""
     if not isinstance(game, Game):
         raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {game!r}")
+    if game.start != start:
+        raise NotAnswered(f"your game does not start from {deal_name}: start a new game from that deal and play "
+                          "your moves on it")
     replay = Game.from_position(game.start)
     for i, m in enumerate(game.moves, 1):
         reason = replay.explain(m)
@@ -188,7 +195,9 @@ def _first_card(answer: Any) -> Verdict:
 
 @exercise("02.opening_moves", "List (as text) every legal move at the start of Klondike deal 7.")
 def _opening_moves(answer: Any) -> Verdict:
-    return _same_set(_texts(answer, "moves"), map(str, legal_moves(deal(KLONDIKE, 7))), "legal opening moves")
+    return _same_set(_texts(answer, "moves"), map(str, legal_moves(deal(KLONDIKE, 7))), "legal opening moves",
+                     hint="Look at each column's top card: can it go to a foundation, or onto another column? "
+                          "And is the stock empty?")
 
 
 @exercise("02.fits", "Write fits(card, under, variant): may `card` sit on `under` in a column of `variant`?")
@@ -234,23 +243,34 @@ def _illegal_reason(answer: Any) -> Verdict:
 @exercise("03.differences", "Which rule fields does SoliJoy change from Klondike? (a set of field names)")
 def _differences(answer: Any) -> Verdict:
     got = set(_texts(answer, "field names")) - {"name"}  # the name is not a rule: with or without it is fine
-    return _same_set(got, set(SOLIJOY.changes_from(KLONDIKE)) - {"name"}, "rules SoliJoy changes")
+    return _same_set(got, set(SOLIJOY.changes_from(KLONDIKE)) - {"name"}, "rules SoliJoy changes",
+                     hint="Compare the two variants field by field (the rules table of this lesson).")
+
+
+VERA_FRANCESE_RULES = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",),
+                       "columns_follow_foundation_order": False, "passes": 2}
 
 
 @exercise("03.vera_francese", "Build 'la vera francese' from ITALIAN with dataclasses.replace: foundations "
-                              "A 7 8 9 10 J Q K, only Kings on empty columns, and two passes through the stock.")
+                              "A 7 8 9 10 J Q K, columns built down (K Q J ... 8 7) as in Klondike, only Kings on "
+                              "empty columns, and two passes through the stock.")
 def _vera_francese(v: Any) -> Verdict:
     if not isinstance(v, Variant):
         raise NotAnswered(f"expected a Variant (made with dataclasses.replace), got {type(v).__name__} {v!r}")
-    want = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",), "passes": 2}
-    wrong = [f"{k} is {getattr(v, k)!r}, expected {w!r}" for k, w in want.items() if getattr(v, k) != w]
+    hints = {"ranks": "the foundations go A 7 8 9 10 J Q K (the Ace is low)",
+             "empty_column_ranks": "only a King may start an empty column",
+             "columns_follow_foundation_order": "the columns are built down, against the foundations, as in "
+                                                "Klondike: which field says which way columns go?",
+             "passes": "the stock may be gone through twice"}
+    wrong = [f"{k} is not right yet ({hints[k]})" for k, w in VERA_FRANCESE_RULES.items() if getattr(v, k) != w]
     if wrong:
         return Verdict(False, "; ".join(wrong) + ".")
-    kept = {f.name for f in dataclasses.fields(Variant)} - set(want) - {"name"}
+    kept = {f.name for f in dataclasses.fields(Variant)} - set(VERA_FRANCESE_RULES) - {"name"}
     changed = sorted(k for k in kept if getattr(v, k) != getattr(ITALIAN, k))
     if changed:
-        return Verdict(False, f"the three rules are right, but you also changed {', '.join(changed)} from ITALIAN.")
-    return Verdict(True, "ranks, empty columns and passes are right, and every other rule is ITALIAN's.")
+        return Verdict(False, f"the four rules are right, but you also changed {', '.join(changed)} from ITALIAN.")
+    return Verdict(True, "ranks, column direction, empty columns and passes are right, and every other rule is "
+                         "ITALIAN's.")
 
 
 @exercise("03.stock_sizes", "How many cards are left in the stock after dealing seed 0 of each variant? "
@@ -267,22 +287,37 @@ def _stock_sizes(answer: Any) -> Verdict:
 
 # --- 04 play --------------------------------------------------------------------------------
 
+# PySolFC's Klondike deal 11982 as pysol-cards prints it (tests check this against pysol-cards and lesson 04).
+PYSOL_DEAL = 11982
+PYSOL_LAYOUT = """\
+Talon: 9D TD KH 7C 6C 2C TH QH 6D TC 4S 7S JD 7D 8H 9C 2H QD 4C 5H KC 8D 2S 3S
+8C
+<6S> 5C
+<2D> <QS> 5D
+<AC> <3H> <AD> JC
+<4H> <3D> <7H> <6H> 3C
+<AS> <JS> <8S> <KD> <4D> 9S
+<AH> <TS> <QC> <KS> <5S> <9H> JH
+"""
+
+
+def _pysol_start() -> Position:
+    return Game.from_pysol(PYSOL_LAYOUT).start
+
+
 @exercise("04.four_aces", "Starting from the PySol deal, play moves until all four Aces are on foundations.")
 def _four_aces(game: Any) -> Verdict:
-    replay = _replay(game, "after your moves")
-    if replay.start.on_foundations():
-        return Verdict(False, "your game did not start with empty foundations: start from the PySol deal.")
+    replay = _replay(game, "after your moves", _pysol_start(), f"PySolFC deal {PYSOL_DEAL} (Game.from_pysol(LAYOUT))")
     aces = sum(1 for f in replay.position.foundations if f and f[0].rank_name == replay.variant.ranks[0])
     if aces == replay.variant.foundations:
         return Verdict(True, f"all {aces} Aces are home, and every move you played replays legally from the deal.")
-    return Verdict(False, f"your {len(replay.moves)} moves are legal, and {aces} of the 4 Aces are on foundations.")
+    return Verdict(False, f"your {len(replay.moves)} moves are legal, and {aces} of the 4 Aces are on foundations: "
+                          "the others are under face-down cards, so dig out the columns that hide them.")
 
 
 @exercise("04.win", "Win the PySol deal: pass the Game after your winning moves.")
 def _win(game: Any) -> Verdict:
-    replay = _replay(game, "after your moves")
-    if replay.start.on_foundations():
-        return Verdict(False, "your game did not start with empty foundations: start from the PySol deal.")
+    replay = _replay(game, "after your moves", _pysol_start(), f"PySolFC deal {PYSOL_DEAL} (Game.from_pysol(LAYOUT))")
     if replay.is_won():
         return Verdict(True, "every card is home, and every move you played replays legally from the deal.")
     n = replay.position.on_foundations()
@@ -291,24 +326,33 @@ def _win(game: Any) -> Verdict:
 
 # --- 05 strategies --------------------------------------------------------------------------
 
-@exercise("05.replay", "Replay a solution on a fresh game until it is won; pass that Game.")
+@exercise("05.replay", "Solve Klondike deal 2, replay the solution on a fresh Game until it is won; pass that Game.")
 def _replay_won(game: Any) -> Verdict:
-    replay = _replay(game, "after the replayed solution")
+    replay = _replay(game, "after the replayed solution", deal(KLONDIKE, 2), "Klondike deal 2 (Game('klondike', 2))")
     if replay.is_won():
         return Verdict(True, f"all {len(replay.moves)} moves replay legally and the game is won.")
     return Verdict(False, f"the {len(replay.moves)} moves are legal but the game is not won yet "
-                          f"({replay.position.on_foundations()} cards home).")
+                          f"({replay.position.on_foundations()} cards home): did you play every move of the solution?")
 
 
-@exercise("05.strategy", "Write a strategy: an object with a name and choose(obs, moves) -> one of moves "
-                          "(or a plain function (obs, moves) -> move).")
-def _strategy(answer: Any) -> Verdict:
+STRATEGY_DEALS = range(50)
+
+
+def _wins(strategy: Any, max_moves: int = 1500) -> int:
     from .strategies import play_game
+    return sum(play_game("klondike", seed, strategy, max_moves=max_moves).outcome == "won" for seed in STRATEGY_DEALS)
+
+
+@exercise("05.strategy", "Write a strategy that wins more Klondike deals than random play: an object with a name and "
+                         "choose(obs, moves) -> one of moves (or a plain function (obs, moves) -> move).")
+def _strategy(answer: Any) -> Verdict:
+    """Plays the student's strategy, random and greedy on the same deals, and passes it when it beats random."""
     strategy = answer if hasattr(answer, "choose") else _FunctionStrategy(answer)
     if not callable(getattr(strategy, "choose", None)):
         raise NotAnswered(f"expected a strategy with a choose(obs, moves) method, got {answer!r}")
+    from .strategies import play_game
     records = []
-    for seed in range(5):
+    for seed in STRATEGY_DEALS:
         try:
             records.append(play_game("klondike", seed, strategy, max_moves=1500))
         except NotImplementedError:
@@ -316,8 +360,19 @@ def _strategy(answer: Any) -> Verdict:
         except Exception as e:
             return Verdict(False, f"on Klondike deal {seed} your strategy failed: {type(e).__name__}: {e}")
     wins = sum(r.outcome == "won" for r in records)
-    home = " ".join(str(r.on_foundations) for r in records)
-    return Verdict(True, f"your strategy played Klondike deals 0-4 to the end: {wins} won; cards home: {home}.")
+    stuck = sum(r.outcome == "move limit" for r in records)
+    random_wins, greedy_wins = _wins("random"), _wins("greedy")
+    deals = f"Klondike deals {STRATEGY_DEALS.start}-{STRATEGY_DEALS.stop - 1}"
+    score = f"on {deals} your strategy won {wins}, random {random_wins}, greedy {greedy_wins}"
+    if wins <= random_wins:
+        hint = (f" {stuck} of your games ran into the 1,500-move limit: moving builds back and forth leads "
+                "nowhere, so put those moves last." if stuck else
+                " Which moves make progress? A flip, or a move that uncovers a face-down card, is almost "
+                "always good; moving a build sideways rarely is.")
+        return Verdict(False, f"{score}: not better than random yet.{hint}")
+    verdict = "and greedy too!" if wins > greedy_wins else ("as many as greedy." if wins == greedy_wins else
+                                                             "but not greedy (that is a final project).")
+    return Verdict(True, f"{score}: you beat random, {verdict}")
 
 
 class _FunctionStrategy:
@@ -336,11 +391,11 @@ class _FunctionStrategy:
         return f"{move}: your strategy chose it."
 
 
-@exercise("05.greedy_wins", "How many of Klondike deals 0 to 19 does the greedy strategy win?")
+@exercise("05.greedy_wins", "How many of Klondike deals 20 to 39 does the greedy strategy win?")
 def _greedy_wins(answer: Any) -> Verdict:
     from .strategies import play_game
-    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20))
-    return _number(answer, wins, "the number of deals greedy wins out of 20")
+    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20, 40))
+    return _number(answer, wins, "the number of deals 20-39 greedy wins")
 
 
 # --- 06 experiments -------------------------------------------------------------------------
@@ -375,17 +430,170 @@ def _draw3_rate(answer: Any) -> Verdict:
     return _number(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99", tolerance=0.0005)
 
 
+
+def _width_at_80(n: int) -> float:
+    from .experiments import wilson
+    low, high = wilson(round(0.8 * n), n)
+    return high - low
+
+
 @exercise("06.deals_needed", "About how many deals does it take for a 95% Wilson interval around a win rate of "
                              "80% to be at most 2 percentage points wide (±1 point)?")
 def _deals_needed(answer: Any) -> Verdict:
-    from .experiments import wilson
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or not math.isfinite(answer):
         raise NotAnswered(f"expected a number of deals, got {answer!r}")
+    if answer < 1:
+        return Verdict(False, f"{answer!r} is not a number of deals: give a whole number of deals, at least 1.")
     n = 100
-    while (lambda lo_hi: lo_hi[1] - lo_hi[0])(wilson(round(0.8 * n), n)) > 0.02:
+    while _width_at_80(n) > 0.02:
         n += 1
-    if abs(answer - n) <= 0.03 * n:
-        return Verdict(True, f"about {n} deals: four times the deals for half the width, since the width "
-                             "shrinks like 1/√n.")
-    return Verdict(False, f"{answer} deals give an interval {'narrower' if answer > n else 'wider'} than ±1 point "
-                          f"(check with wilson(round(0.8 * n), n)).")
+    deals = round(answer)
+    if deals >= n:
+        if deals <= 1.03 * n:
+            return Verdict(True, f"about {n} deals: four times the deals for half the width, since the width "
+                                 "shrinks like 1/√n.")
+        return Verdict(True, f"{deals} deals are enough (the interval is {_width_at_80(deals):.4f} wide), but fewer "
+                             "would do: how small can you go? The width shrinks like 1/√n.")
+    if deals >= 0.97 * n:
+        return Verdict(True, f"about {n} deals (yours, {deals}, is a hair short: the interval is "
+                             f"{_width_at_80(deals):.4f} wide): four times the deals for half the width.")
+    return Verdict(False, f"with {deals} deals the interval is {_width_at_80(deals):.4f} wide, more than 0.02: "
+                          "try more deals (the width shrinks like 1/√n, so halving it takes four times the deals).")
+
+
+# --- 07 search ------------------------------------------------------------------------------
+# The kit's own answer to lesson 07's first exercise: the checks compare students' searches with it, and the
+# lesson measures the solver's ideas with it (so the lesson runs before a student's search does).
+
+MINI = Variant("Mini Klondike", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
+               empty_column_ranks=("6",))
+
+
+def plain_key(p: Position) -> tuple:
+    """What a search remembers of a position: all of it but the recycle count (another trip round the stock
+    changes nothing else, and counting trips would make the search endless).
+
+    >>> p = deal(MINI, 0)
+    >>> plain_key(p) == plain_key(p._replace(recycles=5))
+    True
+    """
+    return p.stock, p.waste, p.foundations, p.columns, p.hidden
+
+
+def all_children(p: Position) -> list[Position]:
+    """Every position one legal move away."""
+    return [apply(p, m) for m in legal_moves(p)]
+
+
+def depth_first(start: Position, key: Callable[[Position], Any] = plain_key,
+                children: Callable[[Position], list[Position]] = all_children,
+                max_nodes: int = 100_000) -> tuple[str, int]:
+    """Depth-first search with a visited set: ("won" | "unwinnable" | "unknown", positions seen).
+
+    "unwinnable" means every position reachable from ``start`` was seen; "unknown" that ``max_nodes``
+    positions were seen first. Positions with the same ``key`` count once.
+
+    >>> depth_first(deal(MINI, 0))
+    ('won', 1053)
+    """
+    visited = {key(start)}
+    stack = [start]
+    while stack:
+        p = stack.pop()
+        if is_won(p):
+            return "won", len(visited)
+        for q in children(p):
+            k = key(q)
+            if k not in visited:
+                if len(visited) >= max_nodes:
+                    return "unknown", len(visited)
+                visited.add(k)
+                stack.append(q)
+    return "unwinnable", len(visited)
+
+
+@functools.lru_cache(maxsize=None)
+def _mini_search(seed: int, columns_as_a_set: bool = False) -> tuple[str, int]:
+    key = (lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden))))) if columns_as_a_set \
+        else plain_key
+    return depth_first(deal(MINI, seed), key, max_nodes=1_000_000)
+
+
+UNWINNABLE_MINI = 14  # a Mini Klondike deal that cannot be won (the check below proves it again)
+
+
+@exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key) that "
+                    "returns (status, nodes): 'won', 'unwinnable' or 'unknown', and the positions it saw.")
+def _dfs(fn: Any) -> Verdict:
+    got = _call(fn, deal(MINI, UNWINNABLE_MINI), 500)  # first the budget, on a deal whose search always ends
+    if not (isinstance(got, tuple) and len(got) == 2 and got[0] == "unknown" and isinstance(got[1], int)
+            and got[1] <= 600):
+        return Verdict(False, f"with max_nodes=500 on Mini Klondike deal {UNWINNABLE_MINI} your search returned "
+                              f"{got!r}: it should stop when it has seen max_nodes positions and return ('unknown', nodes).")
+    for seed in (0, 1, 2, UNWINNABLE_MINI):
+        want_status, want_nodes = _mini_search(seed)
+        got = _call(fn, deal(MINI, seed), 100_000)
+        if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], int)):
+            return Verdict(False, f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned "
+                                  f"{got!r}.")
+        status, nodes = got
+        if status != want_status:
+            hint = ("is a won position put on the stack but never recognised? test is_won(p) for each position you "
+                    "take off the stack" if want_status == "won" else
+                    "a search may say 'won' only when it reached a won position")
+            return Verdict(False, f"on Mini Klondike deal {seed} your search says {status!r}, but that is not right: "
+                                  f"{hint}.")
+        if want_status == "unwinnable" and nodes != want_nodes:
+            way = "more" if nodes > want_nodes else "fewer"
+            return Verdict(False, f"on deal {seed}, which cannot be won, every correct search sees each reachable "
+                                  f"position exactly once, whatever order it tries moves in; yours counts {way} "
+                                  "positions than that. Do you key the visited set with plain_key, count the start "
+                                  "position, and count each position when you first see it?")
+    return Verdict(True, f"your search agrees with the kit's on Mini Klondike deals 0, 1, 2 and {UNWINNABLE_MINI} "
+                         f"(which it proves unwinnable after {_mini_search(UNWINNABLE_MINI)[1]} positions), and it "
+                         "keeps to its budget.")
+
+
+@exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
+def _reachable(answer: Any) -> Verdict:
+    status, n = _mini_search(81)
+    if status != "unwinnable":  # a deal that can be won would make the count depend on the search order
+        raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
+    if answer != n and answer == _mini_search(81, columns_as_a_set=True)[1]:
+        return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "
+                              "positions as plain_key tells them apart.")
+    verdict = _number(answer, n, "the number of positions reachable from deal 81")
+    if not verdict.ok and isinstance(answer, (int, float)) and not isinstance(answer, bool):
+        if answer in (100_000, 100_001):
+            return Verdict(False, "your search stopped at its budget of 100,000 positions: give it more (max_nodes).")
+        return Verdict(False, verdict.message + " Deal 81 cannot be won, so a correct search sees every reachable "
+                                                "position once: run your dfs with a large max_nodes.")
+    return verdict
+
+
+@exercise("07.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
+                     "(True when every card that could sit on it in a column is on a foundation already)")
+def _safe(fn: Any) -> Verdict:
+    from .endgame import safe_to_foundation
+    from .strategies import RandomStrategy
+    tried = 0
+    for v in (MINI, KLONDIKE, ITALIAN):
+        for seed in range(3):
+            p, strategy = deal(v, seed), RandomStrategy(seed)
+            for step in range(300):
+                moves = legal_moves(p)
+                if not moves:
+                    break
+                tops = [col[-1] for col, h in zip(p.columns, p.hidden) if len(col) > h] + list(p.waste[-1:])
+                for card in tops:
+                    want, got = safe_to_foundation(p, card), _call(fn, p, card)
+                    tried += 1
+                    if got != want:
+                        blockers = [str(c) for c in rules(v).children[card]]
+                        why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
+                               "foundations" if want else
+                               f"{' or '.join(blockers)} could still need {card} in a column")
+                        return Verdict(False, f"safe(p, {card}) returned {got!r} in a {v.name} position, but {why}.")
+                p = apply(p, strategy.choose(observe(p), moves))
+    return Verdict(True, f"safe agrees with the kit's safe_to_foundation on {tried} cards of {MINI.name}, Klondike "
+                         "and Italian positions.")

@@ -18,11 +18,14 @@ on the machine's speed; give ``max_nodes`` as well for a table that is the same 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import copy
 import math
 import os
 import pathlib
+import pickle
 import signal
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -33,7 +36,7 @@ import pandas as pd
 from .state import deal
 from .variants import VARIANTS, Variant, get_variant
 
-STRATEGIES = ("random", "greedy", "solver")
+STRATEGIES = ("random", "greedy", "solver", "expert")
 COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
 _INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
 
@@ -48,6 +51,7 @@ class Job(NamedTuple):
     max_seconds: float
     max_nodes: int | None
     max_moves: int
+    player: object = None  # a strategy object given to run() (None: the built-in strategy named by ``strategy``)
 
     @property
     def budget(self) -> str:
@@ -62,6 +66,9 @@ def budget_text(strategy: str, max_seconds: float, max_nodes: int | None, max_mo
     """The limits a game was played under, as recorded in the results: a rerun with other limits is a new game."""
     if strategy == "solver":
         return f"max_seconds={max_seconds:g}" + (f" max_nodes={max_nodes}" if max_nodes is not None else "")
+    if strategy == "expert":  # the expert's own settings, so that a change of them is a new game
+        from .expert import settings_text
+        return f"max_moves={max_moves} {settings_text()}"
     return f"max_moves={max_moves}"
 
 
@@ -78,7 +85,8 @@ def play_job(job: Job) -> dict:
                    seconds=float(result.seconds), nodes=int(result.nodes))
     else:
         from .strategies import play_game
-        record = play_game(job.variant, job.seed, job.strategy, max_moves=job.max_moves)
+        player = job.strategy if job.player is None else copy.deepcopy(job.player)  # a fresh copy per game
+        record = play_game(job.variant, job.seed, player, max_moves=job.max_moves)
         row.update(outcome=record.outcome, moves=int(record.moves), on_foundations=int(record.on_foundations),
                    seconds=float(record.seconds), nodes=0)
     return row
@@ -129,14 +137,51 @@ def seed_list(deals: int | Iterable[int]) -> list[int]:
     return sorted(set(seeds))
 
 
-def make_jobs(variants, strategies: str | Iterable[str], deals: int | Iterable[int], *, max_seconds: float = 10.0,
-              max_nodes: int | None = None, max_moves: int = 5000) -> list[Job]:
+def strategy_players(strategies: str | Iterable[str | object]) -> dict[str, object]:
+    """``{name: strategy object or None}`` from built-in names and strategy objects (anything with a ``name``
+    and a ``choose(obs, moves)`` method, such as a student's own class): the name labels the table's rows."""
+    items = [strategies] if isinstance(strategies, str) or hasattr(strategies, "choose") else list(strategies)
+    players: dict[str, object] = {}
+    for item in items:
+        if isinstance(item, str):
+            if item not in STRATEGIES:
+                raise ValueError(f"unknown strategy {item!r}: choose from {', '.join(STRATEGIES)}, or pass a "
+                                 "strategy object with a name and a choose(obs, moves) method")
+            name, player = item, None
+        elif callable(getattr(item, "choose", None)):
+            name, player = str(getattr(item, "name", "") or type(item).__name__), item
+            if name in STRATEGIES:
+                raise ValueError(f"your strategy is called {name!r}, like a built-in one: give it another name "
+                                 "(its rows in the table are labelled by it)")
+        else:
+            raise ValueError(f"{item!r} is not a strategy: give a name ({', '.join(STRATEGIES)}) or an object with "
+                             "a name and a choose(obs, moves) method")
+        if name in players and players[name] is not player:
+            raise ValueError(f"two different strategies are called {name!r}: give them different names")
+        players[name] = player
+    return players
+
+
+def unpicklable_players(jobs: list[Job]) -> list[str]:
+    """The names of the strategy objects that cannot be sent to worker processes (defined inside a function,
+    holding a lambda, ...): such games are played in this process."""
+    bad = {}
+    for job in jobs:
+        if job.player is not None and job.strategy not in bad:
+            try:
+                pickle.loads(pickle.dumps(job.player))
+                bad[job.strategy] = False
+            except Exception:
+                bad[job.strategy] = True
+    return [name for name, failed in bad.items() if failed]
+
+
+def make_jobs(variants, strategies: str | Iterable[str | object], deals: int | Iterable[int], *,
+              max_seconds: float = 10.0, max_nodes: int | None = None, max_moves: int = 5000) -> list[Job]:
     """Every game of the experiment, in table order: variant, strategy (as given), then seed."""
     labelled = labelled_variants(variants)
-    names = [strategies] if isinstance(strategies, str) else list(strategies)
-    for name in names:
-        if name not in STRATEGIES:
-            raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(STRATEGIES)}")
+    players = strategy_players(strategies)
+    names = list(players)
     if not names:
         raise ValueError(f"no strategies given: choose from {', '.join(STRATEGIES)}")
     if not (isinstance(max_seconds, (int, float)) and max_seconds > 0 and math.isfinite(max_seconds)):
@@ -146,7 +191,7 @@ def make_jobs(variants, strategies: str | Iterable[str], deals: int | Iterable[i
     if not isinstance(max_moves, int) or max_moves < 1:
         raise ValueError(f"max_moves must be a whole number >= 1, got {max_moves!r}")
     seeds = seed_list(deals)
-    return [Job(label, v, s, seed, float(max_seconds), max_nodes, max_moves)
+    return [Job(label, v, s, seed, float(max_seconds), max_nodes, max_moves, players[s])
             for label, v in labelled.items() for s in dict.fromkeys(names) for seed in seeds]
 
 
@@ -312,20 +357,23 @@ def _table(rows: list[dict]) -> pd.DataFrame:
 
 
 # --- running -----------------------------------------------------------------------------------
-def run(variants, strategies: str | Iterable[str], deals: int | Iterable[int], *, max_seconds: float = 10.0,
+def run(variants, strategies: str | Iterable[str | object], deals: int | Iterable[int], *, max_seconds: float = 10.0,
         max_nodes: int | None = None, max_moves: int = 5000, retry_unknown: Iterable[float] = (),
         executor: cf.Executor | None = None, workers: int | None = None, results: str | os.PathLike | None = None,
         progress: bool = True) -> pd.DataFrame:
     """Play every deal with every strategy in every variant; one row per game.
 
-    variants: registry keys, Variant objects, or a dict ``{label: Variant}``. strategies: "random",
-    "greedy", "solver". deals: a number N (seeds 0..N-1) or seeds. max_seconds / max_nodes limit the
-    solver per deal, max_moves the other strategies. retry_unknown: longer time limits (seconds, rising)
-    for a second look at the solver's ``unknown`` deals, in turn; each such deal's row is then the last
-    attempt's (its ``seconds`` and ``nodes`` are that attempt's), and the budget column names the ladder,
-    e.g. ``max_seconds=10,60``. executor: any concurrent.futures Executor (default: a process pool of
-    ``workers`` processes, all cores; ``workers=1`` plays in this process).
+    variants: registry keys, Variant objects, or a dict ``{label: Variant}``. strategies: "random", "greedy",
+    "solver", or strategy objects (see below). deals: a number N (seeds 0..N-1) or seeds. max_seconds / max_nodes
+    limit the solver per deal, max_moves the other strategies. retry_unknown: longer time limits (seconds, rising)
+    for a second look at the solver's ``unknown`` deals, in turn; each such deal's row is then the last attempt's
+    (its ``seconds`` and ``nodes`` are that attempt's), and the budget column names the ladder, e.g.
+    ``max_seconds=10,60``. executor: any concurrent.futures Executor (default: a process pool of ``workers``
+    processes, all cores; ``workers=1`` plays in this process).
     results: a SQLite file that keeps finished games (every attempt), so a rerun skips them.
+    A strategy object (a ``name`` and ``choose(obs, moves)``, such as a student's own class) labels its rows
+    by its name; each game gets a fresh copy, in worker processes when the object pickles, else in this
+    process (with a message). With ``results=``, give a changed strategy a new name: rows are kept by name.
     """
     jobs = make_jobs(variants, strategies, deals, max_seconds=max_seconds, max_nodes=max_nodes, max_moves=max_moves)
     ladder = retry_ladder(max_seconds, max_nodes, retry_unknown)
@@ -405,8 +453,8 @@ def play_jobs(jobs: list[Job]) -> list[dict]:
 def batches(todo: list[Job], workers: int, most: int = 8) -> list[list[Job]]:
     """Solver games one per task (each may take its whole budget); fast games up to ``most`` per task,
     fewer when there are few, so that every worker still gets several tasks."""
-    solver = [[j] for j in todo if j.strategy == "solver"]
-    plain = [j for j in todo if j.strategy != "solver"]
+    solver = [[j] for j in todo if j.strategy in ("solver", "expert")]  # slow games: one per task
+    plain = [j for j in todo if j.strategy not in ("solver", "expert")]
     size = max(1, min(most, len(plain) // (8 * workers)))
     return [plain[i:i + size] for i in range(0, len(plain), size)] + solver
 
@@ -416,6 +464,11 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
 
     desc = progress if isinstance(progress, str) else "games"
     workers = workers or os.cpu_count() or 1
+    if executor is None and workers > 1 and (stuck := unpicklable_players(todo)):
+        print(f"strategy {', '.join(stuck)} cannot be sent to worker processes (it cannot be pickled: define its "
+              "class at the top level of a notebook or module, without lambdas), so every game is played in "
+              "this process, one at a time", file=sys.stderr)
+        workers = 1
     if executor is None and workers == 1:
         with tqdm(total=total, initial=initial, desc=desc, unit="game", disable=not progress) as bar:
             for job in todo:

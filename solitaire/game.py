@@ -207,6 +207,11 @@ class Game:
         """
         return observe(self.position)
 
+    def win_chance(self, samples: int = 20, seed: int = 0):
+        """The chance to win from here for a player who saw only what this game showed (solitaire.expert)."""
+        from .expert import win_chance
+        return win_chance(self, samples=samples, seed=seed)
+
     def copy(self) -> Game:
         """An independent game with the same start, moves and redo stack."""
         g = Game.from_position(self.start)

@@ -124,6 +124,42 @@ def solver_effort(df: pd.DataFrame) -> Figure:
     return fig
 
 
+def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 5000, ax=None) -> Figure:
+    """The chance to win after every move of ``game``, for a player who cannot see the face-down cards.
+
+    A line with the Wilson 95% band: where did the game get lost? Moves that turned a card face up are
+    marked, since that is when the estimate learns something. (``solitaire.expert.win_chance_history``.)
+    """
+    from .expert import win_chance_history
+    from .moves import apply
+
+    history = win_chance_history(game, samples=samples, seed=seed, max_nodes=max_nodes)
+    share = np.array([h.share for h in history])
+    low, high = np.array([h.interval for h in history]).T
+    x = np.arange(len(history))
+    fig, ax = _figure(ax, (9, 3.8))
+    style = _style(3)
+    ax.fill_between(x, low, high, color=style["color"], alpha=0.2, label="Wilson 95% interval")
+    ax.plot(x, share, color=style["color"], linewidth=1.8, label=f"share of {samples} sampled layouts won")
+    p, turned = game.start, []
+    for i, m in enumerate(game.moves, start=1):
+        q = apply(p, m)
+        if sum(q.hidden) < sum(p.hidden):
+            turned.append(i)
+        p = q
+    if turned:
+        ax.plot(turned, share[turned], linestyle="none", marker="v", color=_style(4)["color"],
+                label="a face-down card turned up")
+    ax.set_xlim(0, max(1, len(history) - 1))
+    ax.set_ylim(-0.02, 1.04)
+    ax.set_xlabel("moves played")
+    ax.set_ylabel("chance to win from here")
+    ax.set_title(f"Win chance after every move ({game.variant.name}, {len(game.moves)} moves)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="lower left")
+    return fig
+
+
 def _figure(ax, size: tuple[float, float]):
     if ax is None:
         fig, ax = plt.subplots(figsize=size, layout="constrained")
@@ -131,4 +167,4 @@ def _figure(ax, size: tuple[float, float]):
     return ax.figure, ax
 
 
-__all__ = ["OKABE_ITO", "foundation_distribution", "solver_effort", "win_rates"]
+__all__ = ["OKABE_ITO", "foundation_distribution", "solver_effort", "win_chance_story", "win_rates"]

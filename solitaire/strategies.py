@@ -214,7 +214,7 @@ STRATEGY_NAMES = (*STRATEGIES, "solver")
 
 
 def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
-    """A built-in strategy by name ("random", "greedy"); a Strategy passes through unchanged."""
+    """A built-in strategy by name ("random", "greedy", "expert"); a Strategy passes through unchanged."""
     if not isinstance(name, str):
         return name
     key = name.strip().lower()
@@ -222,7 +222,11 @@ def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
         return RandomStrategy(seed)
     if key == "greedy":
         return GreedyStrategy()
-    raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)} or pass a Strategy object")
+    if key == "expert":  # hindsight sampling with the solver (solitaire/expert.py), imported when asked for
+        from .expert import ExpertStrategy
+        return ExpertStrategy(seed)
+    raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}, expert "
+                     "or pass a Strategy object")
 
 
 # --- playing whole games -------------------------------------------------------------------------------

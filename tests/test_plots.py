@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from solitaire.experiments import summary  # noqa: E402
-from solitaire.plots import OKABE_ITO, foundation_distribution, solver_effort, win_rates  # noqa: E402
+from solitaire.plots import OKABE_ITO, foundation_distribution, solver_effort, win_chance_story, win_rates  # noqa: E402
 
 OUTCOMES = {"greedy": ["won", "lost", "lost", "move limit"], "solver": ["won", "unwinnable", "unknown", "won"]}
 
@@ -97,3 +97,17 @@ def test_plots_explain_tables_they_cannot_use(games):
         win_rates(games)  # a table of games, not a summary
     with pytest.raises(ValueError, match="'solver'"):
         solver_effort(games[games["strategy"] == "greedy"])
+
+
+def test_win_chance_story_plots_one_point_per_position():
+    from solitaire import Game
+    g = Game("italian", seed=1)
+    for _ in range(5):
+        g.play(g.legal_moves()[0])
+    fig = win_chance_story(g, samples=4, max_nodes=400)
+    ax = fig.axes[0]
+    assert isinstance(fig, Figure) and ax.get_title().startswith("Win chance") and ax.get_xlabel() == "moves played"
+    line = next(l for l in ax.get_lines() if "sampled layouts" in l.get_label())
+    assert len(line.get_xdata()) == len(g.moves) + 1
+    assert mcolors.to_hex(line.get_color()) == OKABE_ITO[3]
+    plt.close(fig)

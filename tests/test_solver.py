@@ -158,7 +158,22 @@ def test_a_huge_number_of_passes_still_ends():
     assert set(first) == set(talon_reach(24, 5, 0, 3, None)[0])
     r = solve(Game(v, 104), max_seconds=None, max_nodes=2000)
     assert r.status == "unknown" and r.nodes == 2000
-    assert solve(Game(v, 3), max_seconds=30).status == "won"
+    game = Game(v, 3)
+    won = solve(game, max_seconds=30)
+    assert won.status == "won" and replays_to_a_win(game, won)
+    # so many passes can never run out (a line needs at most 2 recycles per talon card): the search is the
+    # one of unlimited passes, and it ends without any budget
+    unlimited = solve(Game(KLONDIKE, 90), max_seconds=None)
+    found = solve(Game(v, 90), max_seconds=None, max_nodes=None)
+    assert (found.status, found.nodes) == (unlimited.status, unlimited.nodes) == ("unwinnable", unlimited.nodes)
+
+
+def test_the_passes_the_search_models():
+    from solitaire.solver.tables import model_passes
+    assert model_passes(KLONDIKE) is None
+    assert model_passes(replace(KLONDIKE, name="three", passes=3)) == 3
+    assert model_passes(replace(KLONDIKE, name="many", passes=105)) is None  # 104 recycles left: enough
+    assert model_passes(replace(KLONDIKE, name="many", passes=105), recycles_used=1) == 105
 
 
 @pytest.mark.parametrize("switch", ["columns_as_a_set", "safe_foundation_moves", "skip_useless_preparations",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import importlib.util
 import json
 from pathlib import Path
@@ -81,17 +82,20 @@ def test_each_lesson_has_two_to_four_solution_cells(path: Path) -> None:
     assert 2 <= len(solutions) <= 4
 
 
-def test_student_copy_runs_without_errors(student_dir: Path) -> None:
-    """A student who runs the blank copy top to bottom sees 'not answered yet', never a traceback."""
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_student_copy_runs_without_errors(path: Path, student_dir: Path) -> None:
+    """A student who runs the blank copy top to bottom sees "Not yet" from every check, never a traceback."""
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(student_dir / "01_cards.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+    nb = nbformat.read(student_dir / path.name, as_version=4)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     texts = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    assert texts.count("✘ Not yet") >= 2 and "✔ Right" not in texts
+    texts += "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+    checks = sum("check(" in c.source for c in nb.cells if c.cell_type == "code")
+    assert texts.count("✘ Not yet") >= checks and "✔ Right" not in texts
 
 
 def test_missing_folder_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -111,3 +115,44 @@ def test_teacher_notebooks_are_saved_executed_and_clean(path: Path) -> None:
     for cell in tagged:  # only widgets and plots may escape comparison
         src = "".join(cell["source"])
         assert any(word in src for word in ("play(", "widget(", "plot", "plots.", "challenge", "table")), src
+
+
+LESSONS = [p for p in NOTEBOOKS if p.stem[:2].isdigit()]
+THIS_HELPERS_LESSONS = [p for p in LESSONS if p.stem[:2] <= "07"]  # 08 is the expert's (issue 12)
+
+
+@pytest.mark.parametrize("path", THIS_HELPERS_LESSONS, ids=lambda p: p.stem)
+def test_each_lesson_opens_with_its_plan_and_ends_with_what_we_learned(path: Path) -> None:
+    """One opening markdown cell with the question, 2-4 goals, the time and what comes before; a closing
+    "What we learned" with links to the previous lesson, the index and the next one."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    first, last = "".join(nb["cells"][0]["source"]), "".join(nb["cells"][-1]["source"])
+    assert nb["cells"][0]["cell_type"] == "markdown" and first.startswith("# ")
+    for label in ("**Question:**", "**You will learn:**", "**Time:** about ", "**Before:**"):
+        assert label in first, f"{path.name}: the opening cell has no {label}"
+    goals = first.split("**You will learn:**")[1].split("**Time:**")[0]
+    assert 2 <= sum(line.startswith("- ") for line in goals.splitlines()) <= 4
+    assert re.search(r"\*\*Time:\*\* about \d+ minutes", first)
+    assert "## What we learned" in last and "[index](00_index.ipynb)" in last
+    number = int(path.stem[:2])
+    if number > 0:
+        previous = [p.name for p in LESSONS if int(p.stem[:2]) == number - 1]
+        assert previous and f"← [" in last and f"]({previous[0]})" in last
+    later = [p.name for p in LESSONS if int(p.stem[:2]) == number + 1]
+    if later:
+        assert f"]({later[0]}) →" in last
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + [ROOT / "README.md", ROOT / "notebooks" / "README.md",
+                                               ROOT / "notebooks" / "TEACHERS.md"], ids=lambda p: p.name)
+def test_nothing_points_outside_the_repository(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert "../shared" not in text and "shared/RULES" not in text and "RULES.md" not in text
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_quoted_source_is_found(path: Path) -> None:
+    """A lesson that quotes the kit's code with show_source must find the lines it quotes (the code changes)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    texts = ["".join(o.get("text", "")) for c in _cells(nb) for o in c["outputs"] if o["output_type"] == "stream"]
+    assert not [t for t in texts if "(no line of " in t]

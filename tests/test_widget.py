@@ -387,6 +387,8 @@ def test_a_custom_variant_draw_three():
     w.click_stock()
     assert len(w.state["waste"]["shown"]) == 3
     assert_table_matches_game(w)
+    send(w, action="new_game", variant="", seed=5)  # the seed box of a custom variant: same rules, new deal
+    assert w.game.variant == replace(KLONDIKE, draw=3) and w.game.seed == 5
 
 
 def test_theme_and_four_colour_options():

@@ -36,7 +36,7 @@ from .pruning import SafeMoves, walled_in
 from .replay import SolverBug, real_moves
 from .search import Budget, OutOfBudget, Search
 from .stock import StockView, talon_reach
-from .tables import RuleTables, tables_for
+from .tables import RuleTables, model_passes, tables_for
 
 __all__ = ["STATUSES", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
 
@@ -94,7 +94,7 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
         raise ValueError(f"options must be a SolverOptions, got {options!r}")
     options = (options or SolverOptions()).for_variant(p.variant)
     deadline = None if max_seconds is None else start + TIME_SHARE * max_seconds
-    solver = _Solver(tables_for(p.variant), options)
+    solver = _Solver(tables_for(p.variant, model_passes(p.variant, p.recycles)), options)
     gc_was_on = gc.isenabled()
     gc.disable()  # the search makes millions of small tuples, none of them cyclic
     limit = sys.getrecursionlimit()

@@ -26,7 +26,7 @@ class StateCodec:
         self.tables = tables
         self.decks = tables.decks
         self.draw = tables.variant.draw
-        self.passes = tables.variant.passes
+        self.passes = tables.passes
         self.columns_as_a_set = columns_as_a_set
 
     def key(self, state) -> bytes:

@@ -11,6 +11,11 @@ import time
 from heapq import heappop, heappush
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
+# With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
+# neither uncover a card nor play a column card up does better: on kit deals 1000-1059 (draw 3, cards back,
+# 200,000 states each) 51 deals decided instead of 47, while with draw 1 the cost of 4 decides 54 against 51.
+# Measured with a fixed node budget, so the figures do not depend on the machine's load.
+DRAW_MANY_COST = [0, 0, 2, 2, 2, 2, 2]
 
 
 class OutOfBudget(Exception):
@@ -48,6 +53,7 @@ class Search:
         self.seen: set[bytes] = set()
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
+        self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
 
     def settled_child(self, child, column: int, wanted: set[int], autos: list):
         """The child with its safe moves played (cheaply when only one column's top changed)."""
@@ -91,9 +97,10 @@ class Search:
         return False
 
     def best_first(self, root) -> list | None:
-        """Best-first search; the internal moves of a win as [(move, safe moves after it)], or None when the
+        """Best-first search on the score plus the cost of the moves so far that neither uncover a card nor
+        play a column card up; the internal moves of a win as [(move, safe moves after it)], or None when the
         search space is exhausted."""
-        cost = WEIGHTS["cost"]
+        cost = self.move_cost
         root_key = self.codec.key(root)
         parent: dict[bytes, tuple | None] = {root_key: None}
         heap = [(self.score(root), 0, 0, root_key, root, b"")]

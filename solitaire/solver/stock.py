@@ -57,7 +57,7 @@ class StockView:
     def __init__(self, tables) -> None:
         self.tables = tables
         self.draw = tables.variant.draw
-        self.passes = tables.variant.passes
+        self.passes = tables.passes
         self.cache: dict = {}
 
     def reachable(self, talon: bytes, in_waste: int, recycles: int, playable=None) -> tuple[dict[int, list[int]], int]:

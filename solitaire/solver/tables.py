@@ -17,9 +17,10 @@ class RuleTables:
     """Per card code: its foundation step, the cards that may sit on it and that it may sit on, whether it
     may start an empty column, and the safe-foundation heights. Per suit and step: the card (``card_at``)."""
 
-    def __init__(self, v: Variant) -> None:
+    def __init__(self, v: Variant, passes: int | None = None) -> None:
         compiled = rules(v)
         self.variant = v
+        self.passes = passes  # the passes the search models (see ``model_passes``)
         self.decks = v.decks
         self.step = list(compiled.step)  # place in foundation order, -1 if not in the deck
         self.deck = [c for c in range(64) if self.step[c] >= 0]
@@ -31,7 +32,7 @@ class RuleTables:
         self.strict_draw = draw_only_when_stuck(v)
         # draw 1 with unlimited passes: every stock or waste card can be brought to the waste top, so where
         # the waste ends does not matter (not with the strict draw rule: then drawing needs a stuck position)
-        self.free_stock = v.draw == 1 and v.passes is None and not self.strict_draw
+        self.free_stock = v.draw == 1 and passes is None and not self.strict_draw
         self.safe_from_stock = v.waste_to_foundation and v.draw == 1
         self.threshold: list[tuple[int, ...] | None] = [None] * 64  # the lowest pile of each suit must reach
         self.stock_watch: list[tuple[int, ...]] = [()] * 64  # cards that must not be in the stock or waste
@@ -84,12 +85,26 @@ class RuleTables:
         return tuple(need), watch
 
 
-_TABLES: dict[Variant, RuleTables] = {}
+_TABLES: dict[tuple[Variant, int | None], RuleTables] = {}
 
 
-def tables_for(v: Variant) -> RuleTables:
-    """The (cached) tables of a variant."""
-    found = _TABLES.get(v)
+def model_passes(v: Variant, recycles_used: int = 0) -> int | None:
+    """The passes the search must model: None (unlimited) when the passes left cannot run out.
+
+    A line of play needs at most two recycles before each card it plays from the talon (a second recycle
+    starts a pass that repeats the first, as long as no card leaves the talon), and none once the talon is
+    empty, so no line needs more than ``2 * deck_size`` recycles: with at least that many left, the limit
+    changes nothing, and the state space stays small however large ``passes`` is.
+    """
+    if v.passes is None or v.passes - 1 - recycles_used >= 2 * v.deck_size:
+        return None
+    return v.passes
+
+
+def tables_for(v: Variant, passes: int | None | str = "variant") -> RuleTables:
+    """The (cached) tables of a variant, modelling ``passes`` (by default: the variant's own)."""
+    modelled = v.passes if passes == "variant" else passes
+    found = _TABLES.get((v, modelled))
     if found is None:
-        found = _TABLES[v] = RuleTables(v)
+        found = _TABLES[(v, modelled)] = RuleTables(v, modelled)
     return found

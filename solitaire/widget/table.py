@@ -145,6 +145,13 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         return f"<card table: {self.game.variant.name}, {origin}, {len(self.game.moves)} moves>"
 
 
+def _whole(value: Any) -> int:
+    """A seed typed in the browser: a whole number, or a clear error."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not str(value).strip().isdigit():
+        raise ValueError(f"the seed must be a whole number 0, 1, 2 ..., not {value!r}")
+    return int(str(value).strip())
+
+
 def _click(w: GameWidget, c: dict) -> None:
     w.click(str(c["pile"]), int(c.get("depth", 1)))
 
@@ -159,7 +166,7 @@ FRONT_END_ACTIONS = {
     "redo": lambda w, c: w.redo(),
     "restart": lambda w, c: w.restart(),
     "new_deal": lambda w, c: w.new_deal(),
-    "new_game": lambda w, c: w.new_game(str(c["variant"]), int(c["seed"])),
+    "new_game": lambda w, c: w.new_game(str(c.get("variant") or "") or None, _whole(c["seed"])),
     "hint": lambda w, c: w.hint(),
     "auto_finish": lambda w, c: w.start_auto_finish(),
     "auto_step": lambda w, c: w._auto_step(int(c["seq"])),

@@ -59,7 +59,7 @@ def main() -> None:
             browser = servers.chromium(pw)
             page = browser.new_page(viewport={"width": args.width, "height": 900})
             page.goto(f"{url}/lab/tree/gallery.ipynb?token={token}", timeout=120_000)
-            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
+            servers.wait_for_kernel(page)
             page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
             page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
             tables = page.locator(".sol-root")

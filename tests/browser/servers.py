@@ -107,3 +107,38 @@ def jupyter_lab(root: Path, dark: bool = False) -> Iterator[tuple[str, str]]:
 def chromium(playwright):
     """Debian's Chromium, headless, with the flags the kit's machines need."""
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def wait_for_kernel(page, timeout_ms: int = 120_000) -> None:
+    """Wait until the notebook's kernel is idle; accept JupyterLab's "Select Kernel" dialog if it asks
+    (it does when the kernel is slow to start on a busy machine)."""
+    dialog = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=timeout_ms)
+    page.wait_for_timeout(1500)  # the dialog, if any, comes right after the notebook opens
+    if dialog.count():
+        dialog.locator("button.jp-mod-accept").click()
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=timeout_ms)
+
+
+RAN_ALL = """() => {
+    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+    const idle = document.querySelector(".jp-Notebook-ExecutionIndicator[data-status='idle']");
+    const failed = document.querySelector(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']");
+    return Boolean(failed) || Boolean(idle && prompts.length > 0
+        && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim())));
+}"""
+
+
+def wait_until_every_cell_ran(page, timeout_s: float = 180) -> None:
+    """After Run All: wait until every code cell has a number and the kernel is idle (or a cell failed),
+    accepting a late "Select Kernel" dialog on the way."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    dialog = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
+    while not page.evaluate(RAN_ALL):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the notebook did not finish running within {timeout_s:.0f} s")
+        if dialog.count():
+            dialog.locator("button.jp-mod-accept").click()
+        page.wait_for_timeout(100)

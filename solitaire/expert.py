@@ -1,0 +1,367 @@
+"""The expert: plays well without seeing the face-down cards, by hindsight sampling; and the win chance.
+
+The expert sees what a player sees (the ``Observation``) and remembers what it saw earlier in the game
+(``solitaire.knowledge.Memory``). To choose a move it deals the unseen cards at random in ways consistent
+with what it knows (*samples*), solves each sample with the kit's solver under a small node budget, and
+plays the move that wins in the most samples (hindsight optimisation). Because each sample is solved as if
+its cards were known, the count is optimistic: it cannot see that a move which reveals nothing now may
+be worth less than one that reveals a card first.
+
+Where it pays, it thinks less or more:
+
+* **No deliberation for safe moves**: the only legal move, turning a face-down card up, a card that no
+  column can need going to its foundation, and (with unlimited passes) drawing while the waste card has no
+  play, which shows a stock card for free.
+* **Reuse**: after a move, each sample is played on and *repaired* (where it shows a card other than the one
+  really turned up, the two cards swap places, which keeps the samples uniformly spread over the layouts
+  still possible). A sample whose winning line still replays keeps it; only the others are solved again.
+* **More samples when close**: when the two best moves are near in votes, more layouts are dealt, and the
+  leading moves are each checked in every sample (a sample's solution shows one winning move; others may
+  win too).
+
+Everything is seeded: the same seed and the same observations give the same moves. The solver runs under a
+node budget (no time limit), so results do not depend on the machine's speed.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .knowledge import Knowledge, Memory, game_knowledge, repair, sample_layout
+from .moves import DRAW, FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
+from .solver import solve
+from .state import Observation, Position
+from .strategies import SAFE_FOUNDATION, GreedyStrategy
+
+WIN, UNWINNABLE, UNKNOWN, UNSOLVED = "won", "unwinnable", "unknown", "unsolved"
+
+
+@dataclass
+class Sample:
+    """One sampled layout (the current position, every card known), what the solver found, and checks of
+    other first moves (``alt``: move -> winning line, or None when that move was not found to win)."""
+
+    position: Position
+    status: str = UNSOLVED
+    line: list[Move] = field(default_factory=list)
+    alt: dict[Move, list[Move] | None] = field(default_factory=dict)
+
+    def wins_with(self, m: Move) -> bool:
+        """Is ``m`` known to start a win in this layout?"""
+        return self.status == WIN and (self.line[:1] == [m] or self.alt.get(m) is not None)
+
+
+def replays_to_win(p: Position, line: Sequence[Move]) -> bool:
+    """Does ``line`` replay legally from ``p`` to a won position?"""
+    for m in line:
+        if m not in legal_moves(p):
+            return False
+        p = apply(p, m)
+    return is_won(p)
+
+
+class Samples:
+    """Layouts consistent with the knowledge, kept consistent as the game goes on, with their solutions."""
+
+    def __init__(self, rng: random.Random, max_nodes: int) -> None:
+        self.rng = rng
+        self.max_nodes = max_nodes
+        self.items: list[Sample] = []
+        self.knowledge: Knowledge | None = None
+        self.solves = 0  # solver calls so far (for benchmarks)
+
+    def reset(self, k: Knowledge) -> None:
+        self.knowledge, self.items = k, []
+
+    def grow(self, n: int) -> None:
+        """Deal new layouts until there are ``n``."""
+        while len(self.items) < n:
+            self.items.append(Sample(sample_layout(self.knowledge, self.rng)))
+
+    def solve_all(self, enough=None) -> None:
+        """Solve the samples not solved yet, in order; stop early once ``enough()`` says so."""
+        for s in self.items:
+            if s.status == UNSOLVED:
+                if enough is not None and enough():
+                    return
+                r = self._solve(s.position)
+                s.status, s.line = r.status, list(r.moves)
+
+    def solved(self) -> int:
+        return sum(s.status != UNSOLVED for s in self.items)
+
+    def check(self, s: Sample, m: Move) -> None:
+        """Find out whether ``m`` also starts a win in sample ``s``."""
+        if m not in s.alt and not s.wins_with(m):
+            r = self._solve(apply(s.position, m))
+            s.alt[m] = list(r.moves) if r.status == WIN else None
+
+    def _solve(self, p: Position):
+        self.solves += 1
+        return solve(p, max_seconds=None, max_nodes=self.max_nodes)
+
+    def advance(self, move: Move, k: Knowledge) -> bool:
+        """Play ``move`` in every sample and repair it to show what ``k`` shows; False (and no samples) if
+        that is impossible, e.g. because the move played was another one."""
+        self.knowledge = k
+        if not self.items:
+            return True
+        if move not in legal_moves(self.items[0].position):  # every sample has the same legal moves
+            self.items = []
+            return False
+        advanced = []
+        for s in self.items:
+            fixed = repair(apply(s.position, move), k)
+            if fixed is None:
+                self.items = []
+                return False
+            advanced.append(_carry_over(s, move, *fixed))
+        self.items = advanced
+        return True
+
+    def wins(self, m: Move) -> int:
+        return sum(s.wins_with(m) for s in self.items)
+
+
+def _carry_over(s: Sample, move: Move, q: Position, changed: bool) -> Sample:
+    """What sample ``s`` still knows after ``move`` led to ``q`` (``changed``: cards were swapped)."""
+    line = s.line[1:] if s.status == WIN and s.line[:1] == [move] else s.alt.get(move)
+    if line is not None and (not changed or replays_to_win(q, line)):
+        return Sample(q, WIN, line)
+    if s.status in (UNWINNABLE, UNKNOWN) and not changed:
+        return Sample(q, s.status)  # no move wins a layout that cannot be won; an undecided one waits for news
+    return Sample(q)
+
+
+class Decision(NamedTuple):
+    """A move and why: how it was chosen, and for sampled decisions the wins of each move counted."""
+
+    move: Move | None
+    how: str  # "only", "safe", "scout", "sampled", "greedy"
+    wins: dict[Move, int]
+    samples: int
+
+
+DEFAULTS = dict(samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4, min_samples=6)
+
+
+def settings_text(**changes) -> str:
+    """The expert's settings in words, as experiments record them: ``samples=20 max_samples=40 ...``."""
+    return " ".join(f"{k}={v:g}" for k, v in (DEFAULTS | changes).items())
+
+
+class ExpertStrategy:
+    """Hindsight sampling over the layouts consistent with what it has seen (see the module docstring).
+
+    ``samples`` layouts per decision (up to ``max_samples`` when the best two moves are close, within
+    ``margin`` of the samples), each solved with at most ``max_nodes`` states; the ``check`` leading moves
+    are then each tried in every sample. ``scout``, ``safe`` and ``reuse`` switch the improvements off
+    (to measure what each is worth).
+    """
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, *, samples: int = DEFAULTS["samples"],
+                 max_samples: int = DEFAULTS["max_samples"], max_nodes: int = DEFAULTS["max_nodes"],
+                 margin: float = DEFAULTS["margin"], check: int = DEFAULTS["check"],
+                 settle: int = DEFAULTS["settle"], min_samples: int = DEFAULTS["min_samples"],
+                 scout: bool = True, safe: bool = True, reuse: bool = True) -> None:
+        if samples < 1 or max_samples < samples or max_nodes < 1:
+            raise ValueError(f"need samples >= 1, max_samples >= samples and max_nodes >= 1, got samples={samples}, "
+                             f"max_samples={max_samples}, max_nodes={max_nodes}")
+        self.seed, self.n, self.max_samples, self.margin, self.check = seed, samples, max_samples, margin, check
+        self.scout, self.safe, self.reuse = scout, safe, reuse
+        self.settle, self.min_samples = settle, min_samples
+        self.memory = Memory()
+        self.samples = Samples(random.Random(seed), max_nodes)
+        self.greedy = GreedyStrategy(resign=True)
+        self.last: tuple[Observation, Decision] | None = None
+        self._played: Move | None = None
+
+    def choose(self, obs: Observation, moves: Sequence[Move]) -> Move | None:
+        if not moves:
+            raise ValueError("choose needs at least one legal move, got none: the game is over")
+        k = self.memory.update(obs)
+        if not (self.reuse and self._played is not None and self.samples.advance(self._played, k)):
+            self.samples.reset(k)
+        decision = self.decide(k, list(moves))
+        self.last, self._played = (obs, decision), decision.move
+        return decision.move
+
+    def decide(self, k: Knowledge, moves: list[Move]) -> Decision:
+        """The move to play with this knowledge, and how it was chosen."""
+        if len(moves) == 1:
+            return Decision(moves[0], "only", {}, 0)
+        obs = k.obs
+        if self.safe:
+            for m in moves:
+                if m.kind == FLIP or self.greedy.rule(obs, m)[0] == SAFE_FOUNDATION[0]:
+                    return Decision(m, "safe", {}, 0)
+        if self.scout and obs.variant.passes is None and None in k.stock and Move(DRAW) in moves and \
+                not any(m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION) for m in moves):
+            return Decision(Move(DRAW), "scout", {}, 0)
+        return self._deliberate(obs, moves)
+
+    def _deliberate(self, obs: Observation, moves: list[Move]) -> Decision:
+        s = self.samples
+        s.grow(self.n)
+        s.solve_all(lambda: self._settled(moves))
+        self._check_leaders(moves)
+        if self._close(moves) and len(s.items) < self.max_samples:
+            s.grow(self.max_samples)
+            s.solve_all(lambda: self._settled(moves))
+            self._check_leaders(moves)
+        wins = {m: s.wins(m) for m in moves}
+        n = s.solved()
+        order = {m: i for i, m in enumerate(GreedyStrategy(resign=False).rank(obs, moves))}
+        best = max(moves, key=lambda m: (wins[m], -order.get(m, len(order))))  # ties: greedy's preferences
+        if wins[best] == 0:
+            ranked = self.greedy.rank(obs, moves)
+            return Decision(ranked[0] if ranked else None, "greedy", wins, n)
+        return Decision(best, "sampled", wins, n)
+
+    def _check_leaders(self, moves: list[Move]) -> None:
+        """Try the ``check`` moves with the most wins in every won sample whose solution starts otherwise.
+        Nothing to do when the leader wins every won sample: no move can win more."""
+        s = self.samples
+        won = [x for x in s.items if x.status == WIN]
+        leaders = sorted(moves, key=lambda m: -s.wins(m))[:self.check]
+        if self.check < 2 or not won or s.wins(leaders[0]) == len(won):
+            return
+        for sample in won:
+            for m in leaders:
+                s.check(sample, m)
+
+    def _lead(self, moves: list[Move]) -> int:
+        counts = sorted((self.samples.wins(m) for m in moves), reverse=True) + [0]
+        return counts[0] - counts[1]
+
+    def _close(self, moves: list[Move]) -> bool:
+        """Are the two moves with the most wins within the margin of each other?"""
+        return self._lead(moves) <= max(1, self.margin * self.samples.solved())
+
+    def _settled(self, moves: list[Move]) -> bool:
+        """May solving stop? Yes when the samples not solved yet could not overturn the leading move, or when
+        the first samples (all solved, at least ``min_samples``) give the leader a lead of ``settle``. Only a
+        prefix counts for the second rule: samples that kept their solution are not a fair sample by
+        themselves (a winning line that still replays is kept, a lost layout that changed is not)."""
+        s = self.samples
+        if self._lead(moves) > len(s.items) - s.solved():
+            return True
+        prefix = next((i for i, x in enumerate(s.items) if x.status == UNSOLVED), len(s.items))
+        if prefix < self.min_samples:
+            return False
+        counts = sorted((sum(x.wins_with(m) for x in s.items[:prefix]) for m in moves), reverse=True) + [0]
+        return counts[0] - counts[1] >= self.settle
+
+    def explain(self, obs: Observation, move: Move) -> str:
+        if self.last is None or self.last[0] != obs:  # not the position it last decided: think afresh
+            probe = ExpertStrategy(self.seed, samples=self.n, max_samples=self.max_samples,
+                                   max_nodes=self.samples.max_nodes, margin=self.margin, check=self.check)
+            k = probe.memory.update(obs)
+            probe.samples.reset(k)
+            moves = legal_moves(sample_layout(k, random.Random(0)))
+            self.last = (obs, probe.decide(k, moves))
+        return _sentence(move, self.last[1])
+
+    def __repr__(self) -> str:
+        return f"ExpertStrategy(seed={self.seed}, samples={self.n}, max_nodes={self.samples.max_nodes})"
+
+
+def _sentence(move: Move, d: Decision) -> str:
+    if d.how == "only":
+        return f"{move} is the only move left."
+    if d.how == "safe" and move == d.move:
+        return f"{move} is safe (it turns a card up, or sends a card no column can need to its foundation), " \
+               "so the expert plays it without deliberation."
+    if d.how == "scout" and move == d.move:
+        return f"{move} shows a stock card for free (the waste card has no play, and every stock card comes round " \
+               "again), so the expert looks before it thinks."
+    if d.wins and max(d.wins.values()) == 0:
+        return f"{move}: none of {d.samples} ways the hidden cards could lie was won within the search budget, " \
+               "so the greedy player's rules decide."
+    if move in d.wins:
+        return f"{move} wins in {d.wins[move]} of {d.samples} ways the hidden cards could lie."
+    return f"{move} was not weighed: the expert played {d.move} without deliberation."
+
+
+# --- the chance to win from here ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WinChance:
+    """The share of sampled layouts the solver wins, for a player who cannot see the face-down cards."""
+
+    samples: int
+    won: int
+    unwinnable: int
+    unknown: int
+
+    @property
+    def share(self) -> float:
+        return self.won / self.samples if self.samples else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the share (undecided layouts count as not won)."""
+        return wilson(self.won, self.samples)
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        undecided = f"; {self.unknown} undecided within the search budget" if self.unknown else ""
+        return (f"about {self.share:.0%} (95% interval {low:.0%} to {high:.0%}): the solver wins {self.won} of "
+                f"{self.samples} ways the hidden cards could lie{undecided}")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials, as ``solitaire.experiments.wilson`` computes it
+    (restated here so that the expert does not import the experiments layer and pandas)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    centre, half = (p + z * z / (2 * n)) / d, z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _count(items: list[Sample]) -> WinChance:
+    status = [s.status for s in items]
+    return WinChance(len(items), status.count(WIN), status.count(UNWINNABLE), status.count(UNKNOWN))
+
+
+def win_chance(game, samples: int = 20, seed: int = 0, max_nodes: int = 5000) -> WinChance:
+    """The chance to win from here for a player who saw everything the game showed and nothing else.
+
+    Deals the unseen cards ``samples`` times consistently with what was seen, and counts the layouts the
+    solver wins (at most ``max_nodes`` states each). Hindsight makes it optimistic: it is the share of
+    layouts that *could* be won by someone who knew them.
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be 1 or more, got {samples!r}")
+    s = Samples(random.Random(seed), max_nodes)
+    s.reset(game_knowledge(game))
+    s.grow(samples)
+    s.solve_all()
+    return _count(s.items)
+
+
+def win_chance_history(game, samples: int = 20, seed: int = 0, max_nodes: int = 5000) -> list[WinChance]:
+    """The win chance at the deal and after every move of ``game`` (the same layouts, played on and
+    repaired as cards turn up, so a winning line found once is reused while it still replays)."""
+    from .state import observe
+    p = game.start
+    memory = Memory()
+    s = Samples(random.Random(seed), max_nodes)
+    s.reset(memory.update(observe(p)))
+    s.grow(samples)
+    s.solve_all()
+    history = [_count(s.items)]
+    for m in game.moves:
+        p = apply(p, m)
+        if not s.advance(m, memory.update(observe(p))):
+            s.grow(samples)
+        s.solve_all()
+        history.append(_count(s.items))
+    return history
