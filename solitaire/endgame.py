@@ -32,7 +32,7 @@ OUTCOMES = (WON, LOST, MOVE_LIMIT)  # how a game played to the end went
 STATUSES = (WON, UNWINNABLE, UNKNOWN)  # what a solver found about a deal
 
 _FROM_WASTE = (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION)  # waste plays: covered by the cards the stock can bring up
-SEARCH_LIMIT = 200  # arrangements the end search looks at before it gives up (and keeps the game open)
+SEARCH_LIMIT = 1000  # arrangements the end search looks at before it gives up (and keeps the game open)
 
 
 def over_reason(p: Position, moves: Sequence[Move] | None = None) -> str | None:
@@ -60,26 +60,34 @@ def progress_possible(p: Position, limit: int = SEARCH_LIMIT, moves: Sequence[Mo
     >>> progress_possible(deal(KLONDIKE, 1))
     True
     """
-    if any(makes_progress(p, m) for m in (legal_moves(p) if moves is None else moves)):
-        return True
+    for m in legal_moves(p) if moves is None else moves:
+        if makes_progress(p, m):
+            return True
     v = p.variant
     if v.draw == 1 and v.passes is None:
         if not accepted_cards(p, v.waste_to_foundation).isdisjoint(p.stock + p.waste):
             return True  # a stock or waste card fits somewhere, and drawing brings every one of them up
         # Drawing cycles through every stock and waste card, so only which cards they are matters.
         p = p._replace(stock=tuple(sorted(p.stock + p.waste)), waste=(), recycles=0)
-    return _search(p, limit)
+    return search(p, limit) is not False
 
 
 @lru_cache(maxsize=4096)
-def _search(p: Position, limit: int) -> bool:
-    """Is progress reachable through the moves that lead nowhere? (cached: the answer depends on ``p`` only)"""
+def search(p: Position, limit: int = SEARCH_LIMIT) -> bool | None:
+    """Is progress reachable through the moves that lead nowhere? None when it gave up after ``limit`` arrangements.
+
+    Cached: the answer depends on ``p`` only (``progress_possible`` reduces the stock first where its order
+    cannot matter).
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> search(deal(KLONDIKE, 1))
+    True
+    """
     start = p.on_foundations()
     tops = reachable_waste_tops(p)
     seen = {_arrangement(p)}
     frontier = [p]
-    while frontier:
-        q = frontier.pop()
+    for q in frontier:  # breadth first (the list grows while it is read): progress is seldom many moves away
         lateral = [m for m in legal_moves(q) if m.kind not in STOCK_MOVES and m.kind not in _FROM_WASTE]
         if any(_progress_from(q, m, start) for m in lateral):
             return True
@@ -90,7 +98,7 @@ def _search(p: Position, limit: int) -> bool:
             key = _arrangement(nxt)
             if key not in seen:
                 if len(seen) >= limit:
-                    return True  # too many arrangements to be sure: assume play can go on
+                    return None  # too many arrangements to be sure: progress_possible keeps the game open
                 seen.add(key)
                 frontier.append(nxt)
     return False
@@ -107,7 +115,8 @@ def _progress_from(q: Position, m: Move, start: int) -> bool:
 
 def _arrangement(p: Position) -> tuple:
     """The columns and foundations, ignoring the order of the columns (it does not matter for progress)."""
-    return tuple(sorted(zip(p.hidden, p.columns))), tuple(sorted(p.foundations))
+    columns = tuple(sorted(zip(p.hidden, p.columns)))
+    return (columns, tuple(sorted(p.foundations))) if p.variant.foundation_to_tableau else columns
 
 
 def reachable_waste_tops(p: Position) -> set[Card]:
@@ -144,7 +153,7 @@ def accepted_cards(p: Position, foundations: bool = True) -> set[Card]:
     ok: set[Card] = set()
     for col, h in zip(p.columns, p.hidden):
         if not col:
-            ok.update(c for c in range(64) if r.empty_ok[c])
+            ok.update(r.starters)
         elif len(col) > h:
             ok.update(r.children[col[-1]])
     if foundations:

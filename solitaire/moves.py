@@ -27,7 +27,6 @@ DRAW, RECYCLE, FLIP = "draw", "recycle", "flip"
 WASTE_TO_COLUMN, WASTE_TO_FOUNDATION = "w>t", "w>f"
 COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN = "t>f", "t>t", "f>t"
 STOCK_MOVES = frozenset({DRAW, RECYCLE})
-TO_FOUNDATION = frozenset({WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
 _ALWAYS_PROGRESS = frozenset({FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION})
 
 
@@ -68,8 +67,7 @@ class Move(NamedTuple):
         return f"Move.from_text({str(self)!r})"
 
     def __str__(self) -> str:
-        n = f":{self.count}" if self.count > 1 else ""
-        return _TEXT[self.kind].format(s=self.source + 1, t=self.target + 1, n=n)
+        return _TEXT[self.kind].format(s=self.source + 1, t=self.target + 1, n=f":{self.count}" * (self.count > 1))
 
     @classmethod
     def from_text(cls, text: str) -> Move:
@@ -182,9 +180,8 @@ def makes_progress(p: Position, m: Move) -> bool:
     >>> makes_progress(deal(KLONDIKE, 1), Move(DRAW))
     False
     """
-    if m.kind in _ALWAYS_PROGRESS:
-        return True
-    return m.kind == COLUMN_TO_COLUMN and 0 < p.hidden[m.source] == len(p.columns[m.source]) - m.count
+    uncovers = m.kind == COLUMN_TO_COLUMN and 0 < p.hidden[m.source] == len(p.columns[m.source]) - m.count
+    return m.kind in _ALWAYS_PROGRESS or uncovers
 
 
 def is_won(p: Position) -> bool:
@@ -253,10 +250,12 @@ def _column_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Mov
             moves.append(_move(COLUMN_TO_FOUNDATION, s))
         k = 1  # the top k cards move as one build
         while True:
-            for d in targets.get(col[-k], ()):
-                moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
-            if k == len(col) - h or col[-k - 1] not in r.parents[col[-k]]:
-                break  # the next card down is face down, or the card above does not sit on it
+            c = col[-k]
+            if c in targets:
+                for d in targets[c]:
+                    moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
+            if k == len(col) - h or col[-k - 1] not in r.parents[c]:
+                break  # the next card down is face down, or c does not sit on it
             k += 1
     return moves
 
@@ -278,9 +277,7 @@ def _stock_moves(p: Position) -> list[Move]:
     """Draw while the stock holds cards; then recycle the waste, while passes are left."""
     if p.stock:
         return [_move(DRAW)]
-    if p.waste and _passes_left(p):
-        return [_move(RECYCLE)]
-    return []
+    return [_move(RECYCLE)] if p.waste and _passes_left(p) else []
 
 
 def _passes_left(p: Position) -> bool:
@@ -382,7 +379,7 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     moving, why = _moving_cards(p, m)
     if why:
         return why
-    if m.kind in TO_FOUNDATION:
+    if m.kind in (WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION):
         return _why_not_to_foundation(p, moving[0])
     return _why_not_onto_column(p, moving[0], m.target)
 

@@ -141,17 +141,14 @@ def deal_cards(variant: Variant, deck: list[Card]) -> Position:
     cards = iter(deck)
     columns: list[list[Card]] = [[] for _ in variant.columns]
     foundations: list[list[Card]] = [[] for _ in range(variant.foundations)]
-    base = variant.ranks[0]
     for row in range(max(variant.columns)):
         for col, size in zip(columns, variant.columns):
-            if row >= size:
-                continue
-            c = next(cards)
-            face_up = row >= size - variant.face_up
-            while variant.aces_aside and face_up and c.rank_name == base:
-                next(f for f in foundations if not f).append(c)
+            if row < size:  # this column gets a card in this row, face up in its last `face_up` rows
                 c = next(cards)
-            col.append(c)
+                while variant.aces_aside and row >= size - variant.face_up and c.rank_name == variant.ranks[0]:
+                    next(f for f in foundations if not f).append(c)  # an Ace set aside starts a foundation
+                    c = next(cards)
+                col.append(c)
     stock = tuple(reversed(list(cards)))
     return Position(variant, stock, (), tuple(map(tuple, foundations)), tuple(map(tuple, columns)),
                     tuple(size - variant.face_up for size in variant.columns))

@@ -70,7 +70,7 @@ def test_the_end_check_cache_tells_apart_stock_orders_of_one_variant():
 
 
 def _uncached(p) -> bool:
-    return any(makes_progress(p, m) for m in legal_moves(p)) or endgame._search.__wrapped__(p, endgame.SEARCH_LIMIT)
+    return any(makes_progress(p, m) for m in legal_moves(p)) or endgame.search.__wrapped__(p, endgame.SEARCH_LIMIT) is not False
 
 
 VARIANTS_TO_CHECK = [KLONDIKE, SOLIJOY, ITALIAN, replace(KLONDIKE, draw=3), replace(KLONDIKE, draw=3, passes=2),
@@ -97,7 +97,7 @@ def test_cached_and_uncached_end_checks_agree_across_games_of_one_variant(varian
 
 def test_caches_are_bounded_and_keyed_by_variant_value():
     from solitaire.moves import rules
-    assert rules.cache_info().maxsize and endgame._search.cache_info().maxsize
+    assert rules.cache_info().maxsize and endgame.search.cache_info().maxsize
     before = rules.cache_info().currsize
     for _ in range(50):
         rules(replace(KLONDIKE, draw=3))  # equal variants made again and again share one entry
@@ -182,3 +182,26 @@ def test_strict_legal_moves_never_offer_a_draw_beside_progress():
             if any(m.kind in (DRAW, RECYCLE) for m in moves):
                 assert not any(makes_progress(p, m) for m in moves)
             p = apply(p, rng.choice(moves))
+
+
+# --- proof that "over" is never wrong (issue 14, part 2) ---------------------------------------------
+from exhaustive import late_positions, progress_reachable  # noqa: E402
+
+CHECKED = {"klondike": KLONDIKE, "klondike draw 3": replace(KLONDIKE, draw=3),
+           "klondike draw 3, 2 passes": replace(KLONDIKE, draw=3, passes=2),
+           "klondike, cards back": replace(KLONDIKE, foundation_to_tableau=True),
+           "klondike, build any": replace(KLONDIKE, build="any", empty_column_ranks=None), "solijoy": SOLIJOY,
+           "italian": ITALIAN, "italian, 2 passes": replace(ITALIAN, passes=2), "italian strict draw": STRICT}
+EXACT = {"klondike", "klondike draw 3", "klondike draw 3, 2 passes", "italian", "italian, 2 passes",
+         "italian strict draw"}  # where "goes on" must never be said of a game that is over
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_over_reason_agrees_with_an_exhaustive_search_on_late_positions(name):
+    positions = late_positions(CHECKED[name], games=6, per_game=3, max_moves=1200, seed=14)
+    assert len(positions) >= 10
+    verdicts = [(over_reason(p), progress_reachable(p, cap=20_000)) for p in positions]
+    assert not [p for p, (said, truth) in zip(positions, verdicts) if said == NO_MORE_MOVES and truth is True]
+    if name in EXACT:
+        assert not [p for p, (said, truth) in zip(positions, verdicts) if said is None and truth is False]
+    assert any(said == NO_MORE_MOVES for said, _ in verdicts) or name.startswith(("solijoy", "klondike, build"))
