@@ -6,9 +6,8 @@ import math
 import sys
 from collections.abc import Sequence
 
+from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
-
-STRATEGY_NAMES = ("random", "greedy", "solver", "expert")
 _VARIANT_HELP = (f"a registered variant ({', '.join(VARIANTS)}), optionally followed by changed rules in quotes, "
                  "such as \"klondike draw=3\"")
 

@@ -34,9 +34,10 @@ from typing import NamedTuple
 import pandas as pd
 
 from .state import deal
+from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS, Variant, get_variant
 
-STRATEGIES = ("random", "greedy", "solver", "expert")
+STRATEGIES = STRATEGY_NAMES  # the one list, kept in strategies.py
 COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
 _INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
 

@@ -36,7 +36,9 @@ from .solver import solve
 from .state import Observation, Position
 from .strategies import SAFE_FOUNDATION, GreedyStrategy
 
-WIN, UNWINNABLE, UNKNOWN, UNSOLVED = "won", "unwinnable", "unknown", "unsolved"
+from .endgame import UNKNOWN, UNWINNABLE, WON as WIN
+
+UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 
 
 @dataclass

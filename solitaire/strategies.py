@@ -208,9 +208,10 @@ def _moving_card(obs: Observation, m: Move):
 
 
 STRATEGIES = {"random": RandomStrategy, "greedy": GreedyStrategy}
-# Every strategy name the kit knows, in one place: the built-in players above, then the solver (which plays
-# with the whole position, so it is run by experiments rather than by play_game).
-STRATEGY_NAMES = (*STRATEGIES, "solver")
+# Every strategy name the kit knows, in one place (experiments and the command line use this tuple): the
+# built-in players above, the solver (which plays with the whole position, so experiments run it rather than
+# play_game), and the expert (solitaire/expert.py, imported only when asked for).
+STRATEGY_NAMES = (*STRATEGIES, "solver", "expert")
 
 
 def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
@@ -225,7 +226,7 @@ def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
     if key == "expert":  # hindsight sampling with the solver (solitaire/expert.py), imported when asked for
         from .expert import ExpertStrategy
         return ExpertStrategy(seed)
-    raise ValueError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}, expert "
+    raise ValueError(f"unknown strategy {name!r}: choose one of random, greedy, expert "
                      "or pass a Strategy object")
 
 

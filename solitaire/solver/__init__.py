@@ -26,6 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from ..endgame import STATUSES as ENDGAME_STATUSES
 from ..moves import Move
 from ..state import Position
 from ..variants import Variant
@@ -40,7 +41,7 @@ from .tables import RuleTables, model_passes, tables_for
 
 __all__ = ["STATUSES", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
 
-STATUSES = ("won", "unwinnable", "unknown")
+STATUSES = ENDGAME_STATUSES  # "won", "unwinnable", "unknown": the one vocabulary, kept in solitaire/endgame.py
 PROBE_NODES = 3000  # the depth-first probe explores at least this many states (when the budget allows)
 PROBE_SHARE = 0.85  # with two decks or no waste-to-foundation play, it gets this share of the budget
 TIME_SHARE = 0.93  # the search stops at this share of max_seconds, leaving the rest for freeing and replay
