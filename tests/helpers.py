@@ -21,3 +21,15 @@ def make(variant: Variant, columns: list[str], *, hidden: list[int] | None = Non
     rest = list((Counter(full_deck(variant.ranks, variant.decks)) - used).elements())
     s = cards(stock) if stock is not None else tuple(rest)
     return Position(variant, s, w, tuple(founds), tuple(cols), tuple((hidden or []) + [0] * (len(cols) - len(hidden or []))), recycles)
+
+
+def uncover_first(obs, moves):
+    """A student's strategy for the tests: flips, then moves that uncover a face-down card, then foundations,
+    the waste and draws; builds last."""
+    def priority(m):
+        if m.kind == "flip":
+            return 0
+        if m.kind == "t>t" and obs.hidden[m.source] > 0 and m.count == len(obs.columns[m.source]):
+            return 1
+        return {"t>f": 2, "w>t": 3, "w>f": 4, "draw": 5, "recycle": 5}.get(m.kind, 6)
+    return min(moves, key=priority)

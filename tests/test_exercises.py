@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import uncover_first
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Card, Game, deal, exercises, legal_moves, solve
 from solitaire.exercises import EXERCISES, PYSOL_DEAL, PYSOL_LAYOUT, check, question
@@ -207,15 +208,7 @@ def _foundations_first(obs, moves):
     return min(moves, key=lambda m: preference.get(m.kind, 2))
 
 
-def _uncover_first(obs, moves):
-    """Flips, then moves that uncover a face-down card, then foundations, the waste, draws; builds last."""
-    def priority(m):
-        if m.kind == "flip":
-            return 0
-        if m.kind == "t>t" and obs.hidden[m.source] > 0 and m.count == len(obs.columns[m.source]):
-            return 1
-        return {"t>f": 2, "w>t": 3, "w>f": 4, "draw": 5, "recycle": 5}.get(m.kind, 6)
-    return min(moves, key=priority)
+_uncover_first = uncover_first  # flips, uncovering moves, foundations, the waste, draws; builds last
 
 
 def _wins(strategy) -> int:

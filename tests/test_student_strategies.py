@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from helpers import uncover_first
 from solitaire.experiments import run
 from solitaire.strategies import play_game
 
@@ -15,13 +16,7 @@ class UncoverFirst:
     name = "uncover first"
 
     def choose(self, obs, moves):
-        def priority(m):
-            if m.kind == "flip":
-                return 0
-            if m.kind == "t>t" and obs.hidden[m.source] > 0 and m.count == len(obs.columns[m.source]):
-                return 1
-            return {"t>f": 2, "w>t": 3, "w>f": 4, "draw": 5, "recycle": 5}.get(m.kind, 6)
-        return min(moves, key=priority)
+        return uncover_first(obs, moves)
 
 
 class Coin:
