@@ -79,19 +79,21 @@ function columnSteps(column, ch, maxHeight) {
 }
 
 // --- words for screen readers -----------------------------------------------------------------
+const cardsWord = (n) => (n === 1 ? "1 card" : `${n} cards`);
+
 function pileWords(state, name, cursor) {
   if (name === "stock") {
-    if (state.stock) return `stock: ${state.stock} cards, press Enter to draw`;
+    if (state.stock) return `stock: ${cardsWord(state.stock)}, press Enter to draw`;
     return state.recycle ? "stock: empty, press Enter to turn the waste over" : "stock: empty";
   }
   if (name === "waste") {
     const top = state.waste.shown[state.waste.shown.length - 1];
-    return top ? `waste: ${state.waste.count} cards, top ${cardWords(top)}` : "waste: empty";
+    return top ? `waste: ${cardsWord(state.waste.count)}, top ${cardWords(top)}` : "waste: empty";
   }
   if (name[0] === "f") {
     const f = state.foundations[Number(name.slice(1)) - 1];
     const where = `foundation ${name.slice(1)}`;
-    return f.top ? `${where}: ${cardWords(f.top)}, ${f.count} cards` : `${where}: empty, starts with ${state.variant.first_rank}`;
+    return f.top ? `${where}: ${cardWords(f.top)}, ${cardsWord(f.count)}` : `${where}: empty, starts with ${state.variant.first_rank}`;
   }
   const column = state.columns[Number(name.slice(1)) - 1];
   const where = `column ${name.slice(1)}`;
