@@ -1,4 +1,4 @@
-"""The command line: ``python -m solitaire experiment ...`` and ``python -m solitaire solve ...``."""
+"""The command line: ``python -m solitaire experiment ...``, ``solve ...``, ``hint ...`` and ``chance ...``."""
 from __future__ import annotations
 
 import argparse
@@ -85,17 +85,47 @@ def build_parser() -> argparse.ArgumentParser:
         description="Search for a winning line of play. Prints the status (won, unwinnable or unknown when the "
                     "budget ran out), the effort, and the moves in the kit's notation (draw, w>t3, t3>f, ...).",
         epilog="example: python -m solitaire solve --variant klondike --seed 3 --max-seconds 10")
-    so.add_argument("--variant", type=_variant, default=None, metavar="VARIANT",
-                    help=_VARIANT_HELP + " (default: klondike; a position file names its own variant)")
-    so.add_argument("--seed", type=_whole(0), default=0, metavar="S", help="the deal's seed (default: 0)")
-    so.add_argument("--position-file", default=None, metavar="FILE",
-                    help="solve the position in FILE (text from game.to_text() or JSON from game.to_json()) "
-                         "instead of a fresh deal")
+    _add_position_arguments(so)
     so.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T", help="time limit (default: 10)")
     so.add_argument("--max-nodes", type=_whole(1), default=None, metavar="N",
                     help="limit on positions searched (default: none)")
     so.set_defaults(handler=_solve)
+
+    hi = commands.add_parser(
+        "hint", help="the move a strategy would play in one deal (or a saved position), and why",
+        description="Ask a strategy for its move and its reason in one sentence. The strategies see only what "
+                    "a player sees.",
+        epilog="example: python -m solitaire hint --strategy expert --seed 3")
+    _add_position_arguments(hi)
+    hi.add_argument("--strategy", choices=[n for n in STRATEGY_NAMES if n != "solver"], default="expert",
+                    metavar="STRATEGY", help="random, greedy or expert (default: expert; for the solver's line "
+                                             "use the solve command)")
+    hi.set_defaults(handler=_hint)
+
+    ch = commands.add_parser(
+        "chance", help="the chance to win from a deal (or a saved position) without seeing the face-down cards",
+        description="Deal the unseen cards at random in ways consistent with what the player has seen, solve "
+                    "each such layout, and print the share the solver wins with its Wilson 95% interval. "
+                    "Hindsight makes it optimistic: a player who cannot see the cards wins less often.",
+        epilog="example: python -m solitaire chance --seed 3 --samples 20")
+    _add_position_arguments(ch)
+    ch.add_argument("--samples", type=_whole(1), default=20, metavar="N", help="layouts to sample (default: 20)")
+    ch.add_argument("--sample-seed", type=_whole(0), default=0, metavar="S",
+                    help="seed of the sampling (default: 0)")
+    ch.add_argument("--max-nodes", type=_whole(1), default=5000, metavar="N",
+                    help="solver limit on positions searched per layout (default: 5000)")
+    ch.set_defaults(handler=_chance)
     return parser
+
+
+def _add_position_arguments(command: argparse.ArgumentParser) -> None:
+    """--variant, --seed and --position-file: which game a one-position command looks at."""
+    command.add_argument("--variant", type=_variant, default=None, metavar="VARIANT",
+                         help=_VARIANT_HELP + " (default: klondike; a position file names its own variant)")
+    command.add_argument("--seed", type=_whole(0), default=0, metavar="S", help="the deal's seed (default: 0)")
+    command.add_argument("--position-file", default=None, metavar="FILE",
+                         help="use the position in FILE (text from game.to_text() or JSON from game.to_json()) "
+                              "instead of a fresh deal")
 
 
 def _experiment(args: argparse.Namespace) -> int:
@@ -118,18 +148,9 @@ def _experiment(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from .game import Game
     from .solver import solve
 
-    if args.position_file:
-        game = _read_position(args.position_file)
-        if args.variant is not None and args.variant != game.variant:
-            raise ValueError(f"the position in {args.position_file!r} is {game.variant.name}, not "
-                             f"{args.variant.name}: leave out --variant")
-        where = f"the position in {args.position_file}"
-    else:
-        game = Game(args.variant or VARIANTS["klondike"], seed=args.seed)
-        where = f"{game.variant.name} deal {args.seed}"
+    game, where = _game(args)
     result = solve(game.position, max_seconds=args.max_seconds, max_nodes=args.max_nodes)
     print(f"{where}: {result.status} ({result.nodes} positions searched in {result.seconds:.2f} s)")
     if result.status == "won":
@@ -137,6 +158,41 @@ def _solve(args: argparse.Namespace) -> int:
         for i in range(0, len(result.moves), 10):
             print(f"{i + 1:5}  " + ", ".join(str(m) for m in result.moves[i:i + 10]))
     return 0
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from .strategies import strategy_hint
+
+    game, where = _game(args)
+    if game.is_over():
+        raise ValueError(f"{where} is over ({game.over_reason()}): there is no move to suggest")
+    move, reason = strategy_hint(game, args.strategy)
+    print(f"{where}: {move}")
+    print(reason)
+    return 0
+
+
+def _chance(args: argparse.Namespace) -> int:
+    from .expert import win_chance
+
+    game, where = _game(args)
+    chance = win_chance(game, samples=args.samples, seed=args.sample_seed, max_nodes=args.max_nodes)
+    print(f"{where}: win chance {chance}")
+    return 0
+
+
+def _game(args: argparse.Namespace):
+    """The game a one-position command looks at, and how to name it in its output."""
+    from .game import Game
+
+    if args.position_file:
+        game = _read_position(args.position_file)
+        if args.variant is not None and args.variant != game.variant:
+            raise ValueError(f"the position in {args.position_file!r} is {game.variant.name}, not "
+                             f"{args.variant.name}: leave out --variant")
+        return game, f"the position in {args.position_file}"
+    game = Game(args.variant or VARIANTS["klondike"], seed=args.seed)
+    return game, f"{game.variant.name} deal {args.seed}"
 
 
 def _read_position(path: str):
