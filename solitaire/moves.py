@@ -4,7 +4,8 @@ Read it in this order:
 
 1. ``Move``: a move as a small value, and the notation ``Move.from_text`` reads (``t3>t7``, ``w>f`` ...).
 2. ``rules(variant)``: the variant's rules compiled once into lookup tables: which card may sit on which in
-   a column, which card follows which on a foundation, which cards may start an empty column.
+   a column, which card follows which on a foundation, which cards may start an empty column, and every
+   move the variant's table allows, made once so that ``legal_moves`` only has to pick them.
 3. Two questions the rules keep asking: ``foundation_wants`` (the foundations' next cards) and
    ``makes_progress`` (does a move change the game, or lead nowhere?).
 4. ``legal_moves``: one small function per kind of move, put together in a fixed order.
@@ -16,6 +17,7 @@ How the game ends is decided in ``solitaire.endgame``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -39,13 +41,12 @@ class IllegalMoveError(ValueError):
 
 
 # --- 1. a move and its notation --------------------------------------------------------------------
+# Each kind of move as text: s is the source pile, t the target column, n the count (":4" for 4 cards).
 _TEXT = {DRAW: "draw", RECYCLE: "recycle", FLIP: "flip t{s}", WASTE_TO_COLUMN: "w>t{t}", WASTE_TO_FOUNDATION: "w>f",
          COLUMN_TO_FOUNDATION: "t{s}>f", COLUMN_TO_COLUMN: "t{s}>t{t}{n}", FOUNDATION_TO_COLUMN: "f{s}>t{t}"}
-_N = r"(\d{1,3})"  # a pile number or a count: at most three digits
-_NOTATION = [(re.compile(pattern.replace("N", _N)), kind, groups) for pattern, kind, groups in [
-    ("draw", DRAW, ""), ("recycle", RECYCLE, ""), ("fliptN", FLIP, "s"), ("w>tN", WASTE_TO_COLUMN, "t"),
-    ("w>f", WASTE_TO_FOUNDATION, ""), ("tN>f", COLUMN_TO_FOUNDATION, "s"), ("fN>tN", FOUNDATION_TO_COLUMN, "st"),
-    ("tN>tN(?::N)?", COLUMN_TO_COLUMN, "stn")]]
+# ... and the same texts read back, without spaces; a number has at most three digits.
+_PATTERNS = {kind: re.compile(text.replace(" ", "").replace("{n}", "(?::{n})?").format(
+    s=r"(?P<s>\d{1,3})", t=r"(?P<t>\d{1,3})", n=r"(?P<n>\d{1,3})")) for kind, text in _TEXT.items()}
 _MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
 
 
@@ -84,25 +85,22 @@ class Move(NamedTuple):
         Raises:
             InvalidMoveError: for text that is not a move; the message echoes it (cut to a readable length).
         """
-        compact = re.sub(r"\s+", "", str(text)).lower() if isinstance(text, str) else ""
-        for pattern, kind, groups in _NOTATION:
+        compact = re.sub(r"\s+", "", text).lower() if isinstance(text, str) else ""
+        for kind, pattern in _PATTERNS.items():
             found = pattern.fullmatch(compact)
             if found:
-                numbers = dict(zip(groups, (int(g) for g in found.groups() if g is not None)))
+                numbers = {name: int(digits) for name, digits in found.groupdict().items() if digits is not None}
                 if 0 in numbers.values():
                     raise InvalidMoveError(f"cannot read a move from {quote(text)}: columns, foundations and counts start at 1")
                 return cls(kind, numbers.get("s", 0) - 1, numbers.get("t", 0) - 1, numbers.get("n", 1))
         raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}")
 
 
-@lru_cache(maxsize=8192)  # a table has a few thousand possible moves: each is made once and shared
-def _move(kind: str, source: int = -1, target: int = -1, count: int = 1) -> Move:
-    return Move(kind, source, target, count)
-
-
 # --- 2. the rules as lookup tables -----------------------------------------------------------------
-class Rules(NamedTuple):
-    """A variant's rules as lookup tables, each indexed by card code (see ``solitaire.cards``)."""
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A variant's rules as lookup tables: the card tables are indexed by card code (see ``solitaire.cards``),
+    the move tables by pile number (``builds[s][d][k]`` moves the top ``k`` cards of column ``s`` onto ``d``)."""
 
     step: list[int]  # the card's place in foundation order (0 starts a foundation), -1 if not in the deck
     next_up: list[Card | int]  # the card that follows it on a foundation, -1 if none
@@ -111,6 +109,11 @@ class Rules(NamedTuple):
     empty_ok: list[bool]  # may it start an empty column?
     bases: tuple[Card, ...]  # the cards that start a foundation
     starters: tuple[Card, ...]  # the cards that may start an empty column
+    flips: tuple[Move, ...]  # flips[s]: turn up the top card of column s
+    to_foundation: tuple[Move, ...]  # to_foundation[s]: the top card of column s to its foundation
+    builds: tuple[tuple[tuple[Move, ...], ...], ...]  # builds[s][d][k]
+    from_waste: tuple[Move, ...]  # from_waste[d]: the waste card onto column d
+    from_foundation: tuple[tuple[Move, ...], ...]  # from_foundation[f][d]: foundation f's top card onto column d
 
 
 @lru_cache(maxsize=64)
@@ -138,8 +141,13 @@ def rules(v: Variant) -> Rules:
         parents[c] = tuple(u for u in deck if fits(c, u))
         children[c] = tuple(d for d in deck if fits(d, c))
         empty_ok[c] = v.empty_column_ranks is None or c.rank_name in v.empty_column_ranks
+    columns, longest = range(len(v.columns)), range(len(v.ranks) + 1)  # a build holds each rank at most once
     return Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0),
-                 tuple(c for c in deck if empty_ok[c]))
+                 tuple(c for c in deck if empty_ok[c]), tuple(Move(FLIP, s) for s in columns),
+                 tuple(Move(COLUMN_TO_FOUNDATION, s) for s in columns),
+                 tuple(tuple(tuple(Move(COLUMN_TO_COLUMN, s, d, k) for k in longest) for d in columns) for s in columns),
+                 tuple(Move(WASTE_TO_COLUMN, target=d) for d in columns),
+                 tuple(tuple(Move(FOUNDATION_TO_COLUMN, f, d) for d in columns) for f in range(v.foundations)))
 
 
 # --- 3. two questions the rules keep asking --------------------------------------------------------
@@ -152,12 +160,16 @@ def foundation_wants(p: Position | Observation, r: Rules | None = None) -> dict[
     """
     r = r or rules(p.variant)
     wants: dict[Card, int] = {}
+    empty = -1  # the first empty foundation: it takes the cards that start a foundation
     for f, pile in enumerate(p.foundations):
         if not pile:
-            if r.bases[0] not in wants:
-                wants.update(dict.fromkeys(r.bases, f))
-        elif r.next_up[pile[-1]] >= 0:
-            wants.setdefault(r.next_up[pile[-1]], f)
+            if empty < 0:
+                empty = f
+        elif r.next_up[pile[-1]] not in wants:
+            wants[r.next_up[pile[-1]]] = f
+    wants.pop(-1, None)  # the top of a full foundation: no card follows it
+    if empty >= 0:
+        wants.update(dict.fromkeys(r.bases, empty))
     return wants
 
 
@@ -203,85 +215,99 @@ def legal_moves(p: Position) -> list[Move]:
     [Move.from_text('t1>t7'), Move.from_text('draw')]
     """
     r = rules(p.variant)
-    targets, wants = column_targets(p, r), foundation_wants(p, r)
-    moves = _column_moves(p, r, targets, wants)
+    (targets, empty), wants = column_targets(p, r), foundation_wants(p, r)
+    moves = _column_moves(p, r, targets, empty, wants)
     if p.waste:
-        moves += _waste_moves(p, targets, wants)
+        moves += _waste_moves(p, r, targets, empty, wants)
     if p.variant.foundation_to_tableau:
-        moves += _foundation_to_column_moves(p, targets)
+        moves += _foundation_to_column_moves(p, r, targets, empty)
     if not p.variant.draw_only_when_stuck or not any(makes_progress(p, m) for m in moves):
         moves += _stock_moves(p)
     return moves
 
 
-def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
-    """Where a card may go in the columns now: {card: the columns that take it, left to right}.
+def column_targets(p: Position, r: Rules) -> tuple[dict[Card, list[int]], list[int]]:
+    """Where cards may go in the columns now: {card: the non-empty columns that take it, left to right}, and
+    the empty columns (they take the cards in ``r.starters``).
 
     >>> from solitaire import KLONDIKE, Card, deal
-    >>> column_targets(deal(KLONDIKE, 1), rules(KLONDIKE))[Card("7♦")]  # onto 8♠ in column 7
+    >>> column_targets(deal(KLONDIKE, 1), rules(KLONDIKE))[0][Card("7♦")]  # onto 8♠ in column 7
     [6]
     """
     targets: dict[Card, list[int]] = {}
     empty = []
+    hidden = p.hidden
     for d, col in enumerate(p.columns):
         if not col:
             empty.append(d)
-        elif len(col) > p.hidden[d]:  # a face-up top card takes its children
+        elif len(col) > hidden[d]:  # a face-up top card takes its children
             for c in r.children[col[-1]]:
                 if c in targets:
                     targets[c].append(d)
                 else:
                     targets[c] = [d]
-    for c in r.starters if empty else ():
-        targets[c] = targets.get(c, []) + empty
-    return targets
+    return targets, empty
 
 
-def _column_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Move]:
+def _destinations(c: Card, targets: dict, empty: list[int], r: Rules) -> list[int]:
+    """The columns ``c`` may go to, left to right: onto a face-up card, then the empty columns."""
+    onto = targets.get(c, [])
+    return onto + empty if empty and r.empty_ok[c] else onto
+
+
+def _column_moves(p: Position, r: Rules, targets: dict, empty: list[int], wants: dict) -> list[Move]:
     """Out of each column in turn: a flip, or the top card to a foundation and each build onto a column."""
     moves = []
+    hidden = p.hidden
     for s, col in enumerate(p.columns):
-        h = p.hidden[s]
-        if len(col) == h:  # empty, or the top card is face down
+        face_up = len(col) - hidden[s]
+        if not face_up:  # empty, or the top card is face down
             if col and not p.variant.auto_flip:
-                moves.append(_move(FLIP, s))
+                moves.append(r.flips[s])
             continue
         if col[-1] in wants:
-            moves.append(_move(COLUMN_TO_FOUNDATION, s))
+            moves.append(r.to_foundation[s])
+        builds = r.builds[s]
         k = 1  # the top k cards move as one build
         while True:
             c = col[-k]
             if c in targets:
                 for d in targets[c]:
-                    moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
-            if k == len(col) - h or col[-k - 1] not in r.parents[c]:
+                    moves.append(builds[d][k])
+            if empty and r.empty_ok[c]:
+                for d in empty:
+                    moves.append(builds[d][k])
+            if k == face_up or col[-k - 1] not in r.parents[c]:
                 break  # the next card down is face down, or c does not sit on it
             k += 1
     return moves
 
 
-def _waste_moves(p: Position, targets: dict, wants: dict) -> list[Move]:
+def _waste_moves(p: Position, r: Rules, targets: dict, empty: list[int], wants: dict) -> list[Move]:
     """The waste's top card to its foundation (where the variant allows it) or onto a column."""
     top = p.waste[-1]
-    moves = [_move(WASTE_TO_FOUNDATION)] if p.variant.waste_to_foundation and top in wants else []
-    return moves + [_move(WASTE_TO_COLUMN, target=d) for d in targets.get(top, ())]
+    moves = [_WASTE_TO_FOUNDATION] if p.variant.waste_to_foundation and top in wants else []
+    return moves + [r.from_waste[d] for d in _destinations(top, targets, empty, r)]
 
 
-def _foundation_to_column_moves(p: Position, targets: dict) -> list[Move]:
+def _foundation_to_column_moves(p: Position, r: Rules, targets: dict, empty: list[int]) -> list[Move]:
     """A foundation's top card back onto a column (where the variant allows it)."""
-    return [_move(FOUNDATION_TO_COLUMN, f, d) for f, pile in enumerate(p.foundations) if pile
-            for d in targets.get(pile[-1], ())]
+    return [r.from_foundation[f][d] for f, pile in enumerate(p.foundations) if pile
+            for d in _destinations(pile[-1], targets, empty, r)]
 
 
 def _stock_moves(p: Position) -> list[Move]:
     """Draw while the stock holds cards; then recycle the waste, while passes are left."""
     if p.stock:
-        return [_move(DRAW)]
-    return [_move(RECYCLE)] if p.waste and _passes_left(p) else []
+        return [_DRAW]
+    return [_RECYCLE] if p.waste and _passes_left(p) else []
 
 
 def _passes_left(p: Position) -> bool:
     return p.variant.passes is None or p.recycles < p.variant.passes - 1
+
+
+_DRAW, _RECYCLE, _WASTE_TO_FOUNDATION = Move(DRAW), Move(RECYCLE), Move(WASTE_TO_FOUNDATION)
 
 
 # --- 5. apply: one function per kind of move -------------------------------------------------------
@@ -364,6 +390,12 @@ _APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip, COLUMN_TO_COLUMN: _column
 
 
 # --- 6. why a move is illegal: one check per rule --------------------------------------------------
+# Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
+_ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
+           COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
+           FOUNDATION_TO_COLUMN: ("foundation", "column")}
+
+
 def explain_illegal(p: Position, m: Move) -> str | None:
     """Why ``m`` breaks the rules in ``p``, in a student's words; None if it is legal.
 
@@ -402,14 +434,12 @@ def _why_not_stock(p: Position, m: Move) -> str | None:
 
 
 def _why_not_there(p: Position, m: Move) -> str | None:
-    """The move names a column or foundation the table does not have."""
-    n, nf = len(p.columns), len(p.foundations)
-    sources = [m.source] if m.kind in (FLIP, COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN) else []
-    for index in sources + ([m.target] if m.kind in (WASTE_TO_COLUMN, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN) else []):
-        if not 0 <= index < n:
-            return f"there is no column {index + 1}: columns are t1 to t{n}"
-    if m.kind == FOUNDATION_TO_COLUMN and not 0 <= m.source < nf:
-        return f"there is no foundation {m.source + 1}: foundations are f1 to f{nf}"
+    """The move names a column or foundation the table does not have (columns are checked first)."""
+    sizes = {"column": (len(p.columns), "t"), "foundation": (len(p.foundations), "f")}
+    for pile, (n, letter) in sizes.items():
+        for index, named in zip((m.source, m.target), _ROUTES[m.kind]):
+            if named == pile and not 0 <= index < n:
+                return f"there is no {pile} {index + 1}: {pile}s are {letter}1 to {letter}{n}"
     return None
 
 
@@ -424,14 +454,14 @@ def _why_not_flip(p: Position, s: int) -> str | None:
 
 def _moving_cards(p: Position, m: Move) -> tuple[tuple[Card, ...], str | None]:
     """The cards ``m`` picks up (bottom first), or why it cannot pick them up."""
-    v = p.variant
-    if m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
+    v, source = p.variant, _ROUTES[m.kind][0]
+    if source == "waste":
         if not p.waste:
             return (), "the waste is empty: draw a card from the stock first"
         if m.kind == WASTE_TO_FOUNDATION and not v.waste_to_foundation:
             return (), f"in {v.name} the waste card may go only to a column, not to a foundation"
         return p.waste[-1:], None
-    if m.kind == FOUNDATION_TO_COLUMN:
+    if source == "foundation":
         if not v.foundation_to_tableau:
             return (), f"in {v.name} cards never come back from a foundation"
         if not p.foundations[m.source]:
