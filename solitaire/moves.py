@@ -48,6 +48,10 @@ _TEXT = {DRAW: "draw", RECYCLE: "recycle", FLIP: "flip t{s}", WASTE_TO_COLUMN: "
 _PATTERNS = {kind: re.compile(text.replace(" ", "").replace("{n}", "(?::{n})?").format(
     s=r"(?P<s>\d{1,3})", t=r"(?P<t>\d{1,3})", n=r"(?P<n>\d{1,3})")) for kind, text in _TEXT.items()}
 _MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
+# Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
+_ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
+           COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
+           FOUNDATION_TO_COLUMN: ("foundation", "column")}
 
 
 class Move(NamedTuple):
@@ -97,10 +101,9 @@ class Move(NamedTuple):
 
 
 # --- 2. the rules as lookup tables -----------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # each variant's rules are made once: they are told apart by identity
 class Rules:
-    """A variant's rules as lookup tables: the card tables are indexed by card code (see ``solitaire.cards``),
-    the move tables by pile number (``builds[s][d][k]`` moves the top ``k`` cards of column ``s`` onto ``d``)."""
+    """A variant's rules as lookup tables, indexed by card code (see ``solitaire.cards``), and its moves."""
 
     step: list[int]  # the card's place in foundation order (0 starts a foundation), -1 if not in the deck
     next_up: list[Card | int]  # the card that follows it on a foundation, -1 if none
@@ -109,11 +112,7 @@ class Rules:
     empty_ok: list[bool]  # may it start an empty column?
     bases: tuple[Card, ...]  # the cards that start a foundation
     starters: tuple[Card, ...]  # the cards that may start an empty column
-    flips: tuple[Move, ...]  # flips[s]: turn up the top card of column s
-    to_foundation: tuple[Move, ...]  # to_foundation[s]: the top card of column s to its foundation
-    builds: tuple[tuple[tuple[Move, ...], ...], ...]  # builds[s][d][k]
-    from_waste: tuple[Move, ...]  # from_waste[d]: the waste card onto column d
-    from_foundation: tuple[tuple[Move, ...], ...]  # from_foundation[f][d]: foundation f's top card onto column d
+    moves: dict[tuple, Move]  # every move the table allows, made once: moves[kind, source, target, count]
 
 
 @lru_cache(maxsize=64)
@@ -141,35 +140,37 @@ def rules(v: Variant) -> Rules:
         parents[c] = tuple(u for u in deck if fits(c, u))
         children[c] = tuple(d for d in deck if fits(d, c))
         empty_ok[c] = v.empty_column_ranks is None or c.rank_name in v.empty_column_ranks
-    columns, longest = range(len(v.columns)), range(len(v.ranks) + 1)  # a build holds each rank at most once
+    n, longest = range(len(v.columns)), range(len(v.ranks) + 1)  # a build holds each rank at most once
+    keys = [(DRAW, -1, -1, 1), (RECYCLE, -1, -1, 1), (WASTE_TO_FOUNDATION, -1, -1, 1)]
+    keys += [(kind, s, -1, 1) for kind in (FLIP, COLUMN_TO_FOUNDATION) for s in n] + [(WASTE_TO_COLUMN, -1, d, 1) for d in n]
+    keys += [(FOUNDATION_TO_COLUMN, f, d, 1) for f in range(v.foundations) for d in n]
+    keys += [(COLUMN_TO_COLUMN, s, d, k) for s in n for d in n for k in longest]
     return Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0),
-                 tuple(c for c in deck if empty_ok[c]), tuple(Move(FLIP, s) for s in columns),
-                 tuple(Move(COLUMN_TO_FOUNDATION, s) for s in columns),
-                 tuple(tuple(tuple(Move(COLUMN_TO_COLUMN, s, d, k) for k in longest) for d in columns) for s in columns),
-                 tuple(Move(WASTE_TO_COLUMN, target=d) for d in columns),
-                 tuple(tuple(Move(FOUNDATION_TO_COLUMN, f, d) for d in columns) for f in range(v.foundations)))
+                 tuple(c for c in deck if empty_ok[c]), {key: Move(*key) for key in keys})
 
 
 # --- 3. two questions the rules keep asking --------------------------------------------------------
 def foundation_wants(p: Position | Observation, r: Rules | None = None) -> dict[Card, int]:
     """The foundations' next cards: each card some foundation takes now, with the first foundation that takes it.
 
+    Worked out once for each layout of the foundations (a game has few), so the answer is shared: read it only.
+
     >>> from solitaire import KLONDIKE, deal
     >>> sorted(str(c) for c in foundation_wants(deal(KLONDIKE, 1)))  # every foundation is empty: the Aces
     ['A♠', 'A♣', 'A♥', 'A♦']
     """
-    r = r or rules(p.variant)
+    return _foundation_wants(r or rules(p.variant), p.foundations)
+
+
+@lru_cache(maxsize=1024)
+def _foundation_wants(r: Rules, foundations: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
     wants: dict[Card, int] = {}
-    empty = -1  # the first empty foundation: it takes the cards that start a foundation
-    for f, pile in enumerate(p.foundations):
+    for f, pile in enumerate(foundations):
         if not pile:
-            if empty < 0:
-                empty = f
-        elif r.next_up[pile[-1]] not in wants:
-            wants[r.next_up[pile[-1]]] = f
-    wants.pop(-1, None)  # the top of a full foundation: no card follows it
-    if empty >= 0:
-        wants.update(dict.fromkeys(r.bases, empty))
+            if r.bases[0] not in wants:
+                wants.update(dict.fromkeys(r.bases, f))
+        elif r.next_up[pile[-1]] >= 0:
+            wants.setdefault(r.next_up[pile[-1]], f)
     return wants
 
 
@@ -215,23 +216,22 @@ def legal_moves(p: Position) -> list[Move]:
     [Move.from_text('t1>t7'), Move.from_text('draw')]
     """
     r = rules(p.variant)
-    (targets, empty), wants = column_targets(p, r), foundation_wants(p, r)
-    moves = _column_moves(p, r, targets, empty, wants)
+    targets, wants = column_targets(p, r), foundation_wants(p, r)
+    moves = _column_moves(p, r, targets, wants)
     if p.waste:
-        moves += _waste_moves(p, r, targets, empty, wants)
+        moves += _waste_moves(p, r, targets, wants)
     if p.variant.foundation_to_tableau:
-        moves += _foundation_to_column_moves(p, r, targets, empty)
+        moves += _foundation_to_column_moves(p, r, targets)
     if not p.variant.draw_only_when_stuck or not any(makes_progress(p, m) for m in moves):
-        moves += _stock_moves(p)
+        moves += _stock_moves(p, r)
     return moves
 
 
-def column_targets(p: Position, r: Rules) -> tuple[dict[Card, list[int]], list[int]]:
-    """Where cards may go in the columns now: {card: the non-empty columns that take it, left to right}, and
-    the empty columns (they take the cards in ``r.starters``).
+def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
+    """Where a card may go in the columns now: {card: the columns that take it, left to right}.
 
     >>> from solitaire import KLONDIKE, Card, deal
-    >>> column_targets(deal(KLONDIKE, 1), rules(KLONDIKE))[0][Card("7♦")]  # onto 8♠ in column 7
+    >>> column_targets(deal(KLONDIKE, 1), rules(KLONDIKE))[Card("7♦")]  # onto 8♠ in column 7
     [6]
     """
     targets: dict[Card, list[int]] = {}
@@ -246,16 +246,12 @@ def column_targets(p: Position, r: Rules) -> tuple[dict[Card, list[int]], list[i
                     targets[c].append(d)
                 else:
                     targets[c] = [d]
-    return targets, empty
+    for c in r.starters if empty else ():  # after them, the empty columns take the cards that may start one
+        targets[c] = targets.get(c, []) + empty
+    return targets
 
 
-def _destinations(c: Card, targets: dict, empty: list[int], r: Rules) -> list[int]:
-    """The columns ``c`` may go to, left to right: onto a face-up card, then the empty columns."""
-    onto = targets.get(c, [])
-    return onto + empty if empty and r.empty_ok[c] else onto
-
-
-def _column_moves(p: Position, r: Rules, targets: dict, empty: list[int], wants: dict) -> list[Move]:
+def _column_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Move]:
     """Out of each column in turn: a flip, or the top card to a foundation and each build onto a column."""
     moves = []
     hidden = p.hidden
@@ -263,51 +259,44 @@ def _column_moves(p: Position, r: Rules, targets: dict, empty: list[int], wants:
         face_up = len(col) - hidden[s]
         if not face_up:  # empty, or the top card is face down
             if col and not p.variant.auto_flip:
-                moves.append(r.flips[s])
+                moves.append(r.moves[FLIP, s, -1, 1])
             continue
         if col[-1] in wants:
-            moves.append(r.to_foundation[s])
-        builds = r.builds[s]
+            moves.append(r.moves[COLUMN_TO_FOUNDATION, s, -1, 1])
         k = 1  # the top k cards move as one build
         while True:
             c = col[-k]
             if c in targets:
                 for d in targets[c]:
-                    moves.append(builds[d][k])
-            if empty and r.empty_ok[c]:
-                for d in empty:
-                    moves.append(builds[d][k])
+                    moves.append(r.moves[COLUMN_TO_COLUMN, s, d, k])
             if k == face_up or col[-k - 1] not in r.parents[c]:
                 break  # the next card down is face down, or c does not sit on it
             k += 1
     return moves
 
 
-def _waste_moves(p: Position, r: Rules, targets: dict, empty: list[int], wants: dict) -> list[Move]:
+def _waste_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Move]:
     """The waste's top card to its foundation (where the variant allows it) or onto a column."""
     top = p.waste[-1]
-    moves = [_WASTE_TO_FOUNDATION] if p.variant.waste_to_foundation and top in wants else []
-    return moves + [r.from_waste[d] for d in _destinations(top, targets, empty, r)]
+    moves = [r.moves[WASTE_TO_FOUNDATION, -1, -1, 1]] if p.variant.waste_to_foundation and top in wants else []
+    return moves + [r.moves[WASTE_TO_COLUMN, -1, d, 1] for d in targets.get(top, ())]
 
 
-def _foundation_to_column_moves(p: Position, r: Rules, targets: dict, empty: list[int]) -> list[Move]:
+def _foundation_to_column_moves(p: Position, r: Rules, targets: dict) -> list[Move]:
     """A foundation's top card back onto a column (where the variant allows it)."""
-    return [r.from_foundation[f][d] for f, pile in enumerate(p.foundations) if pile
-            for d in _destinations(pile[-1], targets, empty, r)]
+    return [r.moves[FOUNDATION_TO_COLUMN, f, d, 1] for f, pile in enumerate(p.foundations) if pile
+            for d in targets.get(pile[-1], ())]
 
 
-def _stock_moves(p: Position) -> list[Move]:
+def _stock_moves(p: Position, r: Rules) -> list[Move]:
     """Draw while the stock holds cards; then recycle the waste, while passes are left."""
     if p.stock:
-        return [_DRAW]
-    return [_RECYCLE] if p.waste and _passes_left(p) else []
+        return [r.moves[DRAW, -1, -1, 1]]
+    return [r.moves[RECYCLE, -1, -1, 1]] if p.waste and _passes_left(p) else []
 
 
 def _passes_left(p: Position) -> bool:
     return p.variant.passes is None or p.recycles < p.variant.passes - 1
-
-
-_DRAW, _RECYCLE, _WASTE_TO_FOUNDATION = Move(DRAW), Move(RECYCLE), Move(WASTE_TO_FOUNDATION)
 
 
 # --- 5. apply: one function per kind of move -------------------------------------------------------
@@ -320,7 +309,7 @@ def apply(p: Position, m: Move) -> Position:
     >>> len(q.stock), q.waste == p.stock[-1:], len(p.stock)
     (23, True, 24)
     """
-    return _APPLY[m.kind](p, m)
+    return _APPLY.get(m.kind, _move_cards)(p, m)
 
 
 def _draw(p: Position, m: Move) -> Position:
@@ -340,62 +329,31 @@ def _one_less(hidden: tuple[int, ...], s: int) -> tuple[int, ...]:
     return hidden[:s] + (hidden[s] - 1,) + hidden[s + 1:]
 
 
-def _take(p: Position, s: int, k: int) -> tuple[list[tuple[Card, ...]], tuple[int, ...]]:
-    """The columns and face-down counts once the top ``k`` cards leave column ``s`` (where the variant flips
-    automatically, a face-down card left on top turns up)."""
-    cols, hidden = list(p.columns), p.hidden
-    cols[s] = cols[s][:-k]
-    if p.variant.auto_flip and cols[s] and len(cols[s]) == hidden[s]:
-        hidden = _one_less(hidden, s)
-    return cols, hidden
+def _move_cards(p: Position, m: Move) -> Position:
+    """Every other move takes cards off one pile and puts them on another: ``_ROUTES`` says which."""
+    kind, s, t, k = m
+    source, target = _ROUTES[kind]
+    waste, founds, cols, hidden = p.waste, p.foundations, list(p.columns), p.hidden
+    if source == "waste":
+        cards, waste = waste[-1:], waste[:-1]
+    elif source == "foundation":
+        cards, founds = founds[s][-1:], founds[:s] + (founds[s][:-1],) + founds[s + 1:]
+    else:  # the top k cards of column s
+        cards, cols[s] = cols[s][-k:], cols[s][:-k]
+        if p.variant.auto_flip and cols[s] and len(cols[s]) == hidden[s]:
+            hidden = _one_less(hidden, s)  # the variant turns up a face-down card left on top
+    if target == "column":
+        cols[t] += cards
+    else:  # onto the first foundation that takes the card
+        f = foundation_for(p, cards[0])
+        founds = founds[:f] + (founds[f] + cards,) + founds[f + 1:]
+    return Position(p.variant, p.stock, waste, founds, tuple(cols), hidden, p.recycles)
 
 
-def _column_to_column(p: Position, m: Move) -> Position:
-    cols, hidden = _take(p, m.source, m.count)
-    cols[m.target] += p.columns[m.source][-m.count:]
-    return Position(p.variant, p.stock, p.waste, p.foundations, tuple(cols), hidden, p.recycles)
-
-
-def _waste_to_column(p: Position, m: Move) -> Position:
-    cols = list(p.columns)
-    cols[m.target] += p.waste[-1:]
-    return Position(p.variant, p.stock, p.waste[:-1], p.foundations, tuple(cols), p.hidden, p.recycles)
-
-
-def _onto_foundation(p: Position, c: Card) -> tuple[tuple[Card, ...], ...]:
-    f = foundation_for(p, c)
-    return p.foundations[:f] + (p.foundations[f] + (c,),) + p.foundations[f + 1:]
-
-
-def _waste_to_foundation(p: Position, m: Move) -> Position:
-    return Position(p.variant, p.stock, p.waste[:-1], _onto_foundation(p, p.waste[-1]), *p[4:])
-
-
-def _column_to_foundation(p: Position, m: Move) -> Position:
-    cols, hidden = _take(p, m.source, 1)
-    founds = _onto_foundation(p, p.columns[m.source][-1])
-    return Position(p.variant, p.stock, p.waste, founds, tuple(cols), hidden, p.recycles)
-
-
-def _foundation_to_column(p: Position, m: Move) -> Position:
-    cols, founds = list(p.columns), list(p.foundations)
-    cols[m.target] += founds[m.source][-1:]
-    founds[m.source] = founds[m.source][:-1]
-    return p._replace(foundations=tuple(founds), columns=tuple(cols))
-
-
-_APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip, COLUMN_TO_COLUMN: _column_to_column,
-          WASTE_TO_COLUMN: _waste_to_column, WASTE_TO_FOUNDATION: _waste_to_foundation,
-          COLUMN_TO_FOUNDATION: _column_to_foundation, FOUNDATION_TO_COLUMN: _foundation_to_column}
+_APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip}  # the other kinds move cards from pile to pile
 
 
 # --- 6. why a move is illegal: one check per rule --------------------------------------------------
-# Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
-_ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
-           COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
-           FOUNDATION_TO_COLUMN: ("foundation", "column")}
-
-
 def explain_illegal(p: Position, m: Move) -> str | None:
     """Why ``m`` breaks the rules in ``p``, in a student's words; None if it is legal.
 
@@ -507,10 +465,3 @@ def _why_not_onto_column(p: Position, c: Card, t: int) -> str | None:
     if target[-1] not in rules(v).parents[c]:
         return f"{c} cannot go on {target[-1]}: {v.column_rule()}"
     return None
-
-
-def __getattr__(name: str):  # the end of the game moved to solitaire.endgame: its names stay importable here
-    if name in ("over_reason", "progress_possible", "reachable_waste_tops", "accepted_cards"):
-        from . import endgame
-        return getattr(endgame, name)
-    raise AttributeError(f"module 'solitaire.moves' has no attribute {name!r}")
