@@ -144,7 +144,7 @@ class _Solver:
     def __init__(self, tables: RuleTables, options: SolverOptions) -> None:
         self.tables = tables
         self.options = options
-        self.codec = StateCodec(tables, options.columns_as_a_set)
+        self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance)
         self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
 
