@@ -147,6 +147,8 @@ class _Solver:
         self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance)
         self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
+        if options.safe_foundation_moves:
+            self.generator.safe_up = self.safe.is_safe
 
     def search(self, budget: Budget) -> Search:
         return Search(self.codec, self.generator, self.safe, budget)
