@@ -29,6 +29,8 @@ class StateCodec:
         self.passes = tables.passes
         self.columns_as_a_set = columns_as_a_set
         self.waste_dominance = waste_dominance
+        self._wanted: dict[bytes, set[int]] = tables.wanted_cache  # by heights, which recur across many states
+        self._tops: dict[bytes, set[int]] = tables.tops_cache
 
     def key(self, state) -> bytes:
         """The state's transposition-table key.
@@ -80,11 +82,15 @@ class StateCodec:
 
     # --- foundations --------------------------------------------------------------------------------
     def wanted(self, heights: bytes) -> set[int]:
-        """The cards the foundations take next."""
-        card_at, d = self.tables.card_at, self.decks
-        if d == 1:
-            return {card_at[0][heights[0]], card_at[1][heights[1]], card_at[2][heights[2]], card_at[3][heights[3]]}
-        return {card_at[i // d][h] for i, h in enumerate(heights)}
+        """The cards the foundations take next (a shared set: read it, never change it)."""
+        found = self._wanted.get(heights)
+        if found is None:
+            card_at, d = self.tables.card_at, self.decks
+            found = {card_at[i // d][h] for i, h in enumerate(heights)}
+            if len(self._wanted) > 100_000:
+                self._wanted.clear()
+            self._wanted[heights] = found
+        return found
 
     def raised(self, heights: bytes, c: int) -> bytes:
         """The heights after ``c`` goes up."""
@@ -104,9 +110,15 @@ class StateCodec:
         return heights[:suit * d] + bytes(sorted(group)) + heights[(suit + 1) * d:]
 
     def tops(self, heights: bytes) -> set[int]:
-        """The cards on top of the foundations."""
-        card_at, d = self.tables.card_at, self.decks
-        return {card_at[g // d][h - 1] for g, h in enumerate(heights) if h}
+        """The cards on top of the foundations (a shared set: read it, never change it)."""
+        found = self._tops.get(heights)
+        if found is None:
+            card_at, d = self.tables.card_at, self.decks
+            found = {card_at[g // d][h - 1] for g, h in enumerate(heights) if h}
+            if len(self._tops) > 100_000:
+                self._tops.clear()
+            self._tops[heights] = found
+        return found
 
     def is_won(self, state) -> bool:
         return sum(state[1]) == self.tables.variant.deck_size

@@ -43,6 +43,8 @@ class RuleTables:
             self.threshold[c], self.stock_watch[c] = self._safe_heights(c)
         self.watches_stock = any(self.stock_watch)
         self.column_cache: dict = {}
+        self.wanted_cache: dict = {}  # foundation heights -> the cards they take next (``StateCodec.wanted``)
+        self.tops_cache: dict = {}  # foundation heights -> the cards on top (``StateCodec.tops``)
 
     def predecessors(self, c: int) -> list[int]:
         """The cards below ``c`` on its foundation."""
