@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import shutil
@@ -219,9 +220,17 @@ def main() -> None:
     parser.add_argument("--browser", action="store_true", help="also measure in JupyterLab with Chromium")
     parser.add_argument("--variants", nargs="+", default=["klondike", "solijoy", "italian"])
     args = parser.parse_args()
+    print(load("at the start"))
     report_server([measure_server(v) for v in args.variants])
     if args.browser:
         report_browser(measure_browser())
+    print(load("at the end"))
+
+
+def load(when: str) -> str:
+    """The machine's load average (1, 5, 15 min) and cores: timings on a shared machine are read next to it."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {when}: {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores)"
 
 
 if __name__ == "__main__":
