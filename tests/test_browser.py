@@ -164,27 +164,31 @@ def test_saved_lesson_04_in_jupyterlab_shows_pictures(tmp_path, browser, shots):
     servers.trust(root / LESSON.name)
     with servers.jupyter_lab(root) as (url, token):
         page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}")
-        servers.wait_for_kernel(page)
-        pictures = page.locator(".jp-OutputArea-output[data-mime-type='image/svg+xml']")
-        expect()(pictures).to_have_count(6, timeout=30_000)  # five tables and the PySolFC deal
-        page.wait_for_timeout(2000)  # the widget manager has restored what it could: nothing may turn into an error
-        outputs = page.locator(".jp-OutputArea-output")
-        expect()(outputs.filter(has_text="Error displaying widget")).to_have_count(0)
-        assert page.locator(".jp-OutputArea-output[data-mime-type='text/plain']").filter(
-            has_text="<card table").count() == 0  # trusted: the picture, not the words
-        first = pictures.first
-        assert first.locator("svg").count() == 1 or first.locator("img").count() == 1
-        box = first.bounding_box()
-        assert box["width"] > 400 and box["height"] > 200, box  # drawn at a readable size
-        first.scroll_into_view_if_needed()
-        shot(page, shots / "lab_00_saved_not_run.png")
+        saved_pictures(page, shots / "lab_00_saved_not_run.png")
+
+
+def saved_pictures(page, screenshot: Path) -> None:
+    """Every saved table of the (trusted, not yet run) lesson is drawn as its SVG picture, none is an error."""
+    servers.wait_for_kernel(page)
+    pictures = page.locator(".jp-OutputArea-output[data-mime-type='image/svg+xml']")
+    expect()(pictures).to_have_count(6, timeout=30_000)  # five tables and the PySolFC deal
+    page.wait_for_timeout(2000)  # the widget manager has restored what it could: nothing may turn into an error
+    expect()(page.locator(".jp-OutputArea-output").filter(has_text="Error displaying widget")).to_have_count(0)
+    words = page.locator(".jp-OutputArea-output[data-mime-type='text/plain']").filter(has_text="<card table")
+    assert words.count() == 0  # trusted: the picture, not the words
+    box = pictures.first.bounding_box()
+    assert box["width"] > 400 and box["height"] > 200, box  # drawn at a readable size
+    pictures.first.scroll_into_view_if_needed()
+    shot(page, screenshot)
 
 
 def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
-    """Jupyter Notebook 7: Run All of lesson 04, every table drawn, one move by click-click."""
+    """Jupyter Notebook 7: the saved lesson shows pictures; Run All, every table drawn, one move by click-click."""
     root = lab_root(tmp_path)
+    servers.trust(root / LESSON.name)
     with servers.jupyter_notebook(root) as (url, token):
         page = open_notebook(browser, f"{url}/notebooks/{LESSON.name}?token={token}")
+        saved_pictures(page, shots / "nb7_00_saved_not_run.png")
         seconds = run_all(page)
         print(f"Run All of lesson 04 in Notebook 7: {seconds:.1f} s")
         tables = page.locator(".sol-root")
