@@ -210,6 +210,21 @@ def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
         assert faces(table.locator(".sol-t7"))[-2:] == ["8♠", "7♦"] and faces(table.locator(".sol-t1")) == []
         expect()(table.locator(".sol-move-list")).to_contain_text("t1>t7")
         shot(page, shots / "nb7_02_after_move.png")
+        after_a_kernel_restart(page, table, shots / "nb7_03_kernel_restarted.png")
+
+
+def after_a_kernel_restart(page, table, screenshot: Path) -> None:
+    """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Kernel$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Restart Kernel")).first.click()
+    page.locator(".jp-Dialog button.jp-mod-accept").click()
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
+    moves = table.locator(".sol-moves-title").text_content()
+    table.locator(".sol-stock").click()
+    expect()(table.locator(".sol-status")).to_contain_text("Waiting for the kernel", timeout=10_000)
+    expect()(table.locator(".sol-status")).to_contain_text("run this cell again to play")
+    assert table.locator(".sol-moves-title").text_content() == moves  # nothing moved
+    shot(page, screenshot)
 
 
 def play_klondike(page, table, shots) -> None:

@@ -10,6 +10,9 @@ const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const COURTS = { J: "♝", Q: "♛", K: "♚" };
 const DOUBLE_CLICK_MS = 400;
 const AUTO_STEP_MS = 170;
+const NO_ANSWER_MS = 3000; // no state back by then: say so (a busy, restarted or absent kernel)
+const NO_ANSWER = "✗ Waiting for the kernel… It may be busy running a cell. If the kernel was restarted or the " +
+  "notebook was just opened, run this cell again to play.";
 
 function el(tag, className, props = {}) {
   const node = document.createElement(tag);
@@ -342,6 +345,11 @@ class Controls {
     this.view.send({ action: "new_game", variant: this.variantSelect.value, seed });
   }
 
+  noAnswer() {
+    this.status.textContent = NO_ANSWER;
+    this.status.className = "sol-status sol-error";
+  }
+
   draw(state) {
     this.title.textContent = state.variant.name + (state.seed === null ? "" : ` · seed ${state.seed}`);
     this.variantSelect.replaceChildren(...state.variants.map(([key, name]) => el("option", "", { value: key, text: name })));
@@ -549,6 +557,8 @@ class TableView {
 
   send(message) {
     this.sentAt = performance.now();
+    clearTimeout(this.noAnswerTimer);
+    this.noAnswerTimer = setTimeout(() => this.controls.noAnswer(), NO_ANSWER_MS);
     this.model.send(message);
   }
 
@@ -563,6 +573,7 @@ class TableView {
     this.root.dataset.seq = String(state.seq);
     this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
     if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
+    clearTimeout(this.noAnswerTimer);
     if (state.auto) {
       clearTimeout(this.autoTimer);
       this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
@@ -591,6 +602,7 @@ export default {
     return () => {
       resize.disconnect();
       clearTimeout(view.autoTimer);
+      clearTimeout(view.noAnswerTimer);
       model.off("change:state", draw);
     };
   },
