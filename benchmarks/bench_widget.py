@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import sys
@@ -182,11 +181,9 @@ def open_and_run(page, url: str | None, timeout_ms: int = 300_000) -> float:
     if url:
         page.goto(url, timeout=120_000)
     servers.wait_for_kernel(page)
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Edit$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Clear Outputs of All Cells$")).click()
+    servers.menu(page, "Edit", "Clear Outputs of All Cells")
     start = time.perf_counter()
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+    servers.menu(page, "Run", "Run All Cells")
     servers.wait_until_every_cell_ran(page, timeout_ms / 1000)
     return time.perf_counter() - start
 

@@ -114,11 +114,11 @@ def lab_root(tmp_path: Path) -> Path:
 def run_all(page) -> float:
     """Clear every output, Run All, and wait until every code cell has run and the kernel is idle; seconds."""
     servers.wait_for_kernel(page)
-    lab_menu(page, "Edit", "Clear Outputs of All Cells")
+    servers.menu(page, "Edit", "Clear Outputs of All Cells")
     prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
     expect()(prompts.first).to_have_text(re.compile(r"\[ ?\]:"), timeout=10_000)
     start = time.perf_counter()
-    lab_menu(page, "Run", "Run All Cells")
+    servers.menu(page, "Run", "Run All Cells")
     try:
         servers.wait_until_every_cell_ran(page)
     except Exception:
@@ -128,11 +128,6 @@ def run_all(page) -> float:
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, f"a cell failed: {errors.first.text_content()[-2000:]}"
     return seconds
-
-
-def lab_menu(page, menu: str, item: str) -> None:
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
 
 
 def open_notebook(browser, url: str):
@@ -215,8 +210,7 @@ def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
 
 def after_a_kernel_restart(page, table, screenshot: Path) -> None:
     """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so."""
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Kernel$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Restart Kernel")).first.click()
+    servers.menu(page, "Kernel", "Restart Kernel")
     page.locator(".jp-Dialog button.jp-mod-accept").click()
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
     moves = table.locator(".sol-moves-title").text_content()

@@ -136,6 +136,15 @@ def chromium(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
+def menu(page, name: str, item: str) -> None:
+    """Choose ``item`` in the menu bar's ``name`` menu (JupyterLab and Notebook 7 share it); ``item`` may
+    be the start of the label ("Restart Kernel" for "Restart Kernel…")."""
+    import re
+
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(name)}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}")).first.click()
+
+
 def wait_for_kernel(page, timeout_ms: int = 120_000) -> None:
     """Wait until the notebook's kernel is idle; accept JupyterLab's "Select Kernel" dialog if it asks
     (it does when the kernel is slow to start on a busy machine)."""
