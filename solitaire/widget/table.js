@@ -588,11 +588,14 @@ class TableView {
 export default {
   render({ model, el: root }) {
     const view = new TableView(model, root);
-    const draw = () => view.update(model.get("state"));
+    let frame = 0; // states that arrive in one burst (a cell playing 200 moves) are drawn once per frame
+    const draw = () => {
+      if (!frame) frame = requestAnimationFrame(() => { frame = 0; view.update(model.get("state")); });
+    };
     model.on("change:state", draw);
     model.on("change:theme", () => view.applyOptions());
     model.on("change:four_colour", () => view.applyOptions());
-    draw();
+    view.update(model.get("state"));
     let width = 0;
     const resize = new ResizeObserver(() => {
       const now = root.clientWidth;
@@ -603,6 +606,7 @@ export default {
       resize.disconnect();
       clearTimeout(view.autoTimer);
       clearTimeout(view.noAnswerTimer);
+      cancelAnimationFrame(frame);
       model.off("change:state", draw);
     };
   },
