@@ -4,6 +4,8 @@
 // card names for face-up ones) and sends back what the player did: {action: "click", pile: "t3", depth: 2},
 // {action: "drop", source: "t3:2", target: "t5"}, {action: "double_click", pile: "waste"}, button actions.
 // Everything shown is set as text (textContent, attributes), never parsed as HTML.
+// States that arrive in a burst (a cell playing a whole solution) are drawn once per animation frame, so the
+// page's layout runs once per frame, not once per move; an action the kernel does not answer is reported.
 
 const SUITS = { "♣": ["clubs", "c"], "♦": ["diamonds", "d"], "♥": ["hearts", "h"], "♠": ["spades", "s"] };
 const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
