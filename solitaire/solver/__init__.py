@@ -8,12 +8,14 @@ It answers "won" (with the moves, in the kit's notation, that replay with ``Game
 The package, in reading order:
 
 * ``tables``: a variant's rules as lookup tables (built once per variant, from its data, never its name).
-* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged).
+* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged),
+  and which waste positions dominate others (draw > 1).
 * ``stock``: stock macro-moves (drawing and recycling are folded into the play of the card they reach).
 * ``columns``, ``node``, ``generation``: the moves worth trying; moves that only prepare something are
   followed at once by their use.
 * ``pruning``: safe foundation moves and walled-in cards, each with its proof.
-* ``search``: a depth-first probe, then best-first, with a transposition table and an exact budget.
+* ``search``: a depth-first probe, then best-first, with a transposition table (that also drops states a
+  table entry dominates) and an exact budget.
 * ``replay``: the internal moves expanded into real, rule-checked moves.
 
 ``SolverOptions`` turns each pruning idea off, to measure what it saves.
@@ -144,9 +146,11 @@ class _Solver:
     def __init__(self, tables: RuleTables, options: SolverOptions) -> None:
         self.tables = tables
         self.options = options
-        self.codec = StateCodec(tables, options.columns_as_a_set)
+        self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance)
         self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
+        if options.safe_foundation_moves:
+            self.generator.safe_up = self.safe.is_safe
 
     def search(self, budget: Budget) -> Search:
         return Search(self.codec, self.generator, self.safe, budget)

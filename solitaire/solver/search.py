@@ -54,6 +54,8 @@ class Search:
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
+        # the waste positions off the draw cycle in the search, by the rest of their key (``dominated``)
+        self.off_cycle: dict | None = {} if codec.tables.waste_dominance and codec.waste_dominance else None
 
     def settled_child(self, child, column: int, wanted: set[int], autos: list):
         """The child with its safe moves played (cheaply when only one column's top changed)."""
@@ -64,17 +66,35 @@ class Search:
         return self.safe.settle(*child, autos)
 
     def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes]:
-        """(the child's key, or None if already seen; the need it keeps). A restricted child (one that must
-        use the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
+        """(the child's key, or None if already seen or dominated; the need it keeps). A restricted child (one
+        that must use the preparing move just played) gets its own key; if a safe move followed, the need is
+        dropped."""
         k = self.codec.key(child)
         if k in seen:
             return None, b""
         if then and not autos:
+            full = k
             k += b"\xfd" + then  # its full version, if met later, is searched again
-            if k in seen:
+            if k in seen or (self.off_cycle is not None and self.dominated(k, child, full)):
                 return None, b""
             return k, then
+        if self.off_cycle is not None and self.dominated(k, child, None):
+            return None, b""
         return k, b""
+
+    def dominated(self, k: bytes, child, full: bytes | None) -> bool:
+        """Is a state that dominates this one already in the search (``StateCodec.waste_place``)? If not, and
+        the child's waste is off the draw cycle, remember it (it is about to enter the search)."""
+        prefix, place, on_cycle = self.codec.waste_place(k, child)
+        prefixes = [prefix] if full is None else [prefix, full[:-2]]
+        draw = self.codec.draw
+        for p in prefixes:
+            places = self.off_cycle.get(p)
+            if places and (on_cycle or any(q < place and (place - q) % draw == 0 for q in places)):
+                return True
+        if not on_cycle:
+            self.off_cycle.setdefault(prefix, []).append(place)
+        return False
 
     def dfs(self, state, restriction: bytes = b"") -> bool:
         """Depth-first search from a settled state already in ``seen``; True when a win is found (its moves
