@@ -214,6 +214,24 @@ def test_waste_dominance_keeps_an_unwinnable_proof_and_halves_it():
     assert 2 * on_result.nodes < off_result.nodes
 
 
+def test_depth_first_restarts_find_two_deck_wins_a_single_run_misses():
+    """SoliJoy deal 15: the natural move order spends 20,000 states under a bad early move and finds nothing;
+    the first restart with a shuffled order (seeded, so the same every time) wins, and the line replays."""
+    from solitaire.solver.search import Budget, OutOfBudget
+    game = Game(SOLIJOY, 15)
+    r = solve(game, max_seconds=None, max_nodes=20_000)
+    assert r.status == "won" and r.nodes < 6000 and replays_to_a_win(game, r)
+    assert solve(game, max_seconds=None, max_nodes=20_000).nodes == r.nodes  # reproducible
+    from solitaire.solver import SolverOptions as Options, _Solver
+    solver = _Solver(_tables(SOLIJOY), Options().for_variant(SOLIJOY))
+    state, _ = solver.codec.from_position(game.position)
+    state = solver.safe.settle(*state, [])
+    single = solver.search(Budget(20_000, None))
+    single.seen.add(solver.codec.key(state))
+    with pytest.raises(OutOfBudget):
+        single.dfs(state)
+
+
 def test_the_solver_package_doctests():
     import doctest
     import importlib

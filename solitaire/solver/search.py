@@ -1,7 +1,8 @@
 """The search: a depth-first probe, then best-first, over settled states with a transposition table.
 
-Depth-first finds most easy wins in a few dozen states; best-first (on "how far from a win" plus the cost of
-the moves that only prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
+Depth-first finds most easy wins in a few dozen states (and, restarted with a shuffled move order, most of
+the two-deck ones: see ``_Solver.probe``); best-first (on "how far from a win" plus the cost of the moves
+that only prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
 at the deadline, which they check before expanding each state. "unwinnable" means a search ran out of
 states: every pruning rule used is proved to keep some win if there is one.
 """
@@ -45,8 +46,10 @@ def _first(item) -> float:
 class Search:
     """Depth-first and best-first search from settled states (safe moves played, see ``pruning``)."""
 
-    def __init__(self, codec, generator, safe, budget: Budget) -> None:
+    def __init__(self, codec, generator, safe, budget: Budget, jitter=None) -> None:
         self.codec = codec
+        self.jitter = jitter  # a seeded random.Random: shuffle the order of moves of one kind (``dfs``)
+        self.found = False
         self.generator = generator
         self.safe = safe
         self.budget = budget
@@ -102,7 +105,11 @@ class Search:
         self.budget.spend()
         wanted = self.codec.wanted(state[1])
         kids = self.generator.children(state, wanted, restriction)
-        kids.sort(key=_first)
+        if self.jitter is None:
+            kids.sort(key=_first)
+        else:
+            draw = self.jitter.random
+            kids.sort(key=lambda kid: kid[0] + 0.999 * draw())
         for _, move, child, column, then in kids:
             autos: list = []
             child = self.settled_child(child, column, wanted, autos)
