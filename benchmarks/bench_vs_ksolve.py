@@ -4,7 +4,8 @@
 
 Needs the optional benchmark packages ``pyksolve`` and ``pysol-cards`` (``pip install pyksolve pysol-cards``).
 Each deal number is dealt by ``pysol-cards`` (PySolFC's own deal generator), read with ``Game.from_pysol`` and
-given to both solvers in the same run, one after the other on one core: the kit with ``--seconds`` per deal,
+given to both solvers in the same run, one after the other on one core: the kit with ``--seconds`` per deal
+(or ``--nodes`` states, for figures that do not depend on the machine's load),
 Klondike-Solver (``SolveMinimal``, its default) with ``--states`` closed states per deal. Configurations:
 draw 1 and draw 3, unlimited passes, with cards allowed back from the foundations ("back") and without.
 Klondike-Solver always allows cards back, so the configurations without it compare the kit under stricter
@@ -39,12 +40,12 @@ def pysol_layout(deal: int) -> str:
     return PysolGame("klondike", deal, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
 
 
-def kit_row(config: str, deal: int, layout: str, seconds: float) -> dict:
+def kit_row(config: str, deal: int, layout: str, seconds: float, nodes: int | None = None) -> dict:
     draw, back = CONFIGS[config]
     variant = replace(KLONDIKE, name=f"Klondike {config}", draw=draw, foundation_to_tableau=back)
     game = Game.from_pysol(layout, variant=variant)
     start = time.perf_counter()
-    r = solve(game, max_seconds=seconds)
+    r = solve(game, max_seconds=None, max_nodes=nodes) if nodes else solve(game, max_seconds=seconds)
     wall = time.perf_counter() - start
     if r.status == "won":  # every claimed win must replay
         game.play_all(r.moves)
@@ -95,7 +96,7 @@ def run(args, rows: list[dict]) -> None:
                     todo.append(lambda d=draw: ksolve_row(d, deal, layout, args.states))
             for config in configs:
                 if ("kit", config, deal) not in done and not args.ksolve_only:
-                    todo.append(lambda c=config: kit_row(c, deal, layout, args.seconds))
+                    todo.append(lambda c=config: kit_row(c, deal, layout, args.seconds, args.nodes))
             for job in todo:
                 row = job()
                 rows.append(row)
@@ -138,6 +139,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", default="1-60", help="PySolFC deal numbers, e.g. 1-500")
     parser.add_argument("--seconds", type=float, default=10.0, help="the kit's budget per deal")
+    parser.add_argument("--nodes", type=int, help="give the kit this many states per deal instead of --seconds "
+                        "(the same answers on any machine, whatever its load)")
     parser.add_argument("--states", type=int, default=5_000_000, help="Klondike-Solver's closed states per deal")
     parser.add_argument("--configs", default="draw1-back,draw3-back,draw1,draw3")
     parser.add_argument("--csv", help="append rows to this file, skipping those already in it")

@@ -1,5 +1,7 @@
 """Execute lessons in place and save their outputs, without run-to-run noise (timestamps, widget state).
 
+A widget output that also carries a picture (the card table's SVG) is saved as the picture alone.
+
     python scripts/execute_notebooks.py notebooks/02_rules.ipynb [more.ipynb ...]   (default: every lesson)
 """
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
 
 def execute(path: Path) -> float:
     nb = nbformat.read(path, as_version=4)
@@ -21,6 +25,10 @@ def execute(path: Path) -> float:
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and set(data) - {WIDGET_VIEW, "text/plain"}:
+                del data[WIDGET_VIEW]  # no saved state: Jupyter would say "model not found", not show the picture
     nbformat.write(nb, path)
     return seconds
 

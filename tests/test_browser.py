@@ -1,4 +1,5 @@
-"""Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table, JupyterLab runs lesson 04.
+"""Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab and Notebook 7
+run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table.
 
 Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
 """
@@ -113,11 +114,11 @@ def lab_root(tmp_path: Path) -> Path:
 def run_all(page) -> float:
     """Clear every output, Run All, and wait until every code cell has run and the kernel is idle; seconds."""
     servers.wait_for_kernel(page)
-    lab_menu(page, "Edit", "Clear Outputs of All Cells")
+    servers.menu(page, "Edit", "Clear Outputs of All Cells")
     prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
     expect()(prompts.first).to_have_text(re.compile(r"\[ ?\]:"), timeout=10_000)
     start = time.perf_counter()
-    lab_menu(page, "Run", "Run All Cells")
+    servers.menu(page, "Run", "Run All Cells")
     try:
         servers.wait_until_every_cell_ran(page)
     except Exception:
@@ -129,17 +130,18 @@ def run_all(page) -> float:
     return seconds
 
 
-def lab_menu(page, menu: str, item: str) -> None:
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+def open_notebook(browser, url: str):
+    """A page with the notebook at ``url`` open (JupyterLab's .../lab/tree/..., Notebook 7's .../notebooks/...)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(url, timeout=120_000)
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
+    return page
 
 
 def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
     root = lab_root(tmp_path)
     with servers.jupyter_lab(root) as (url, token):
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
-        page.goto(f"{url}/lab/tree/{LESSON.name}?token={token}", timeout=120_000)
-        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
+        page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}")
         seconds = run_all(page)
         print(f"Run All of lesson 04 in JupyterLab: {seconds:.1f} s")
         code_cells = page.locator(".jp-CodeCell").count()
@@ -148,6 +150,75 @@ def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
         assert code_cells >= 10
         play_klondike(page, tables.nth(0), shots)
         auto_finish_the_challenge(page, tables.nth(4), shots)
+
+
+def test_saved_lesson_04_in_jupyterlab_shows_pictures(tmp_path, browser, shots):
+    """Opened and never run (trusted, the kernel idle), lesson 04 shows each table as a picture of its
+    position, not "Error displaying widget: model not found"."""
+    root = lab_root(tmp_path)
+    servers.trust(root / LESSON.name)
+    with servers.jupyter_lab(root) as (url, token):
+        page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}")
+        saved_pictures(page, shots / "lab_00_saved_not_run.png")
+
+
+def saved_pictures(page, screenshot: Path) -> None:
+    """Every saved table of the (trusted, not yet run) lesson is drawn as its SVG picture, none is an error."""
+    servers.wait_for_kernel(page)
+    pictures = page.locator(".jp-OutputArea-output[data-mime-type='image/svg+xml']")
+    expect()(pictures).to_have_count(6, timeout=30_000)  # five tables and the PySolFC deal
+    page.wait_for_timeout(2000)  # the widget manager has restored what it could: nothing may turn into an error
+    expect()(page.locator(".jp-OutputArea-output").filter(has_text="Error displaying widget")).to_have_count(0)
+    words = page.locator(".jp-OutputArea-output[data-mime-type='text/plain']").filter(has_text="<card table")
+    assert words.count() == 0  # trusted: the picture, not the words
+    box = pictures.first.bounding_box()
+    assert box["width"] > 400 and box["height"] > 200, box  # drawn at a readable size
+    pictures.first.scroll_into_view_if_needed()
+    shot(page, screenshot)
+
+
+def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
+    """Jupyter Notebook 7: the saved lesson shows pictures; Run All, every table drawn, one move by click-click."""
+    root = lab_root(tmp_path)
+    servers.trust(root / LESSON.name)
+    with servers.jupyter_notebook(root) as (url, token):
+        page = open_notebook(browser, f"{url}/notebooks/{LESSON.name}?token={token}")
+        saved_pictures(page, shots / "nb7_00_saved_not_run.png")
+        seconds = run_all(page)
+        print(f"Run All of lesson 04 in Notebook 7: {seconds:.1f} s")
+        tables = page.locator(".sol-root")
+        expect()(tables).to_have_count(5, timeout=30_000)
+        expect()(page.locator(".jp-OutputArea-output").filter(has_text="Error displaying widget")).to_have_count(0)
+        for i in range(5):  # every table drawn: its stock, its columns and face-up cards
+            table = tables.nth(i)
+            assert table.locator(".sol-stock").count() == 1 and table.locator(".sol-face").count() >= 4, i
+        table = tables.nth(0)
+        table.scroll_into_view_if_needed()
+        moves = table.locator(".sol-moves-title")
+        expect()(moves).to_have_text("Moves: 0")
+        shot(page, shots / "nb7_01_run_all.png")
+        # seed 1 deals 7♦ on t1 and 8♠ on t7: click the 7♦, then the 8♠
+        table.locator(".sol-t1 .sol-face").last.click()
+        expect()(table.locator(".sol-status")).to_contain_text("Selected 7♦", timeout=10_000)
+        table.locator(".sol-t7 .sol-face").last.click()
+        expect()(moves).to_have_text("Moves: 1", timeout=10_000)
+        assert faces(table.locator(".sol-t7"))[-2:] == ["8♠", "7♦"] and faces(table.locator(".sol-t1")) == []
+        expect()(table.locator(".sol-move-list")).to_contain_text("t1>t7")
+        shot(page, shots / "nb7_02_after_move.png")
+        after_a_kernel_restart(page, table, shots / "nb7_03_kernel_restarted.png")
+
+
+def after_a_kernel_restart(page, table, screenshot: Path) -> None:
+    """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so."""
+    servers.menu(page, "Kernel", "Restart Kernel")
+    page.locator(".jp-Dialog button.jp-mod-accept").click()
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
+    moves = table.locator(".sol-moves-title").text_content()
+    table.locator(".sol-stock").click()
+    expect()(table.locator(".sol-status")).to_contain_text("Waiting for the kernel", timeout=10_000)
+    expect()(table.locator(".sol-status")).to_contain_text("run this cell again to play")
+    assert table.locator(".sol-moves-title").text_content() == moves  # nothing moved
+    shot(page, screenshot)
 
 
 def play_klondike(page, table, shots) -> None:

@@ -8,6 +8,8 @@ from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move
 from solitaire.moves import is_won
 from solitaire.solver import SolveResult, SolverOptions, _tables, solve, talon_reach
 
+DRAW3_BACK = replace(KLONDIKE, name="Klondike draw 3, cards back", draw=3, foundation_to_tableau=True)
+
 SUIT = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
@@ -177,7 +179,7 @@ def test_the_passes_the_search_models():
 
 
 @pytest.mark.parametrize("switch", ["columns_as_a_set", "safe_foundation_moves", "skip_useless_preparations",
-                                    "use_right_after", "walled_in_check"])
+                                    "use_right_after", "walled_in_check", "waste_dominance"])
 def test_each_pruning_idea_can_be_turned_off_without_changing_answers(switch):
     off = SolverOptions(**{switch: False})
     for variant, seed in [(KLONDIKE, 3), (KLONDIKE, 90), (ITALIAN, 1), (ITALIAN, 2)]:
@@ -192,7 +194,8 @@ def test_each_pruning_idea_can_be_turned_off_without_changing_answers(switch):
 @pytest.mark.parametrize("switch, variant, seed", [("safe_foundation_moves", KLONDIKE, 21),
                                                   ("skip_useless_preparations", KLONDIKE, 21),
                                                   ("use_right_after", KLONDIKE, 21),
-                                                  ("columns_as_a_set", ITALIAN, 2)])
+                                                  ("columns_as_a_set", ITALIAN, 2),
+                                                  ("waste_dominance", DRAW3_BACK, 40)])
 def test_turning_a_pruning_idea_off_costs_states(switch, variant, seed):
     """Lesson 07 measures these savings: on these deals each idea saves states, and the answer stays."""
     game = Game(variant, seed)
@@ -200,6 +203,33 @@ def test_turning_a_pruning_idea_off_costs_states(switch, variant, seed):
     off_result = solve(game, max_seconds=60, options=SolverOptions(**{switch: False}))
     assert off_result.status == on_result.status != "unknown"
     assert off_result.nodes > on_result.nodes
+
+
+def test_waste_dominance_keeps_an_unwinnable_proof_and_halves_it():
+    """Draw 3 with cards back, deal 40: proved unwinnable either way, in under half the states with it."""
+    game = Game(DRAW3_BACK, 40)
+    on_result = solve(game, max_seconds=None, max_nodes=100_000)
+    off_result = solve(game, max_seconds=None, max_nodes=100_000, options=SolverOptions(waste_dominance=False))
+    assert on_result.status == off_result.status == "unwinnable"
+    assert 2 * on_result.nodes < off_result.nodes
+
+
+def test_depth_first_restarts_find_two_deck_wins_a_single_run_misses():
+    """SoliJoy deal 15: the natural move order spends 20,000 states under a bad early move and finds nothing;
+    the first restart with a shuffled order (seeded, so the same every time) wins, and the line replays."""
+    from solitaire.solver.search import Budget, OutOfBudget
+    game = Game(SOLIJOY, 15)
+    r = solve(game, max_seconds=None, max_nodes=20_000)
+    assert r.status == "won" and r.nodes < 6000 and replays_to_a_win(game, r)
+    assert solve(game, max_seconds=None, max_nodes=20_000).nodes == r.nodes  # reproducible
+    from solitaire.solver import SolverOptions as Options, _Solver
+    solver = _Solver(_tables(SOLIJOY), Options().for_variant(SOLIJOY))
+    state, _ = solver.codec.from_position(game.position)
+    state = solver.safe.settle(*state, [])
+    single = solver.search(Budget(20_000, None))
+    single.seen.add(solver.codec.key(state))
+    with pytest.raises(OutOfBudget):
+        single.dfs(state)
 
 
 def test_the_solver_package_doctests():

@@ -8,12 +8,15 @@ It answers "won" (with the moves, in the kit's notation, that replay with ``Game
 The package, in reading order:
 
 * ``tables``: a variant's rules as lookup tables (built once per variant, from its data, never its name).
-* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged).
+* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged),
+  and which waste positions dominate others (draw > 1).
 * ``stock``: stock macro-moves (drawing and recycling are folded into the play of the card they reach).
 * ``columns``, ``node``, ``generation``: the moves worth trying; moves that only prepare something are
   followed at once by their use.
 * ``pruning``: safe foundation moves and walled-in cards, each with its proof.
-* ``search``: a depth-first probe, then best-first, with a transposition table and an exact budget.
+* ``search``: a depth-first probe (restarted with a shuffled move order when it has a share of the budget),
+  then best-first, with a transposition table (that also drops states a table entry dominates) and an
+  exact budget.
 * ``replay``: the internal moves expanded into real, rule-checked moves.
 
 ``SolverOptions`` turns each pruning idea off, to measure what it saves.
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import math
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -66,7 +70,8 @@ def probe_share(v: Variant) -> float:
     """The share of the budget for depth-first search before best-first (measured: benchmarks/bench_solver.py).
 
     One deck with waste-to-foundation plays (Klondike, draw 1 or 3): best-first finds the hard wins, so the
-    probe is short. Two decks or no waste-to-foundation play (SoliJoy): depth-first does much better.
+    probe is short. Two decks or no waste-to-foundation play (SoliJoy): depth-first does much better, above
+    all restarted with a shuffled order (``_Solver.probe``).
     """
     return PROBE_SHARE if v.decks > 1 or not v.waste_to_foundation else 0.0
 
@@ -144,12 +149,14 @@ class _Solver:
     def __init__(self, tables: RuleTables, options: SolverOptions) -> None:
         self.tables = tables
         self.options = options
-        self.codec = StateCodec(tables, options.columns_as_a_set)
+        self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance)
         self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
+        if options.safe_foundation_moves:
+            self.generator.safe_up = self.safe.is_safe
 
-    def search(self, budget: Budget) -> Search:
-        return Search(self.codec, self.generator, self.safe, budget)
+    def search(self, budget: Budget, jitter: random.Random | None = None) -> Search:
+        return Search(self.codec, self.generator, self.safe, budget, jitter)
 
     def run(self, p: Position, start: float, max_seconds, max_nodes, deadline):
         """(status, internal moves of the win, flips to play first, nodes expanded)."""
@@ -161,12 +168,11 @@ class _Solver:
         if self.options.walled_in_check and walled_in(state, self.tables, self.tables.variant.foundation_to_tableau):
             return "unwinnable", [], flips, 0
         probe = self._probe_budget(start, max_seconds, max_nodes, deadline)
-        search = self.search(probe)
-        search.seen.add(self.codec.key(state))
-        line = None
+        line, search = None, None
         try:
             try:
-                line = search.path if search.dfs(state) else None
+                search = self.probe(state, probe)
+                line = search.path if search.found else None
             except OutOfBudget:
                 if (max_nodes is not None and probe.nodes >= max_nodes) or (
                         deadline is not None and time.perf_counter() >= deadline):
@@ -174,7 +180,7 @@ class _Solver:
                 search = self.search(Budget(max_nodes, deadline, probe.nodes))
                 line = search.best_first(state)
         except OutOfBudget:
-            return "unknown", [], flips, search.budget.nodes
+            return "unknown", [], flips, probe.nodes if search is None else search.budget.nodes
         nodes = search.budget.nodes
         if line is None:
             return "unwinnable", [], flips, nodes
@@ -183,6 +189,37 @@ class _Solver:
             internal.append(move)
             internal.extend(more)
         return "won", internal, flips, nodes
+
+    def probe(self, state, probe: Budget) -> Search:
+        """Depth-first search within the probe's budget, restarted with a doubled cap and a shuffled move order
+        while the budget lasts (variants that give the probe a share of the budget, see ``probe_share``).
+
+        The first run keeps the natural order and stops at ``PROBE_NODES``; restart ``i`` adds a random jitter
+        below 1 to each move's priority (so moves of one kind come in a random order, seeded by ``i``: the
+        same every time) and may spend twice the cap of the run before. Depth-first search can spend its
+        whole budget under one bad early move; a restart leaves it. Every run is a complete search, so one
+        that ends without a win proves the deal unwinnable. The search that ended is returned (``found``
+        says whether it won); OutOfBudget when the probe's budget ran out.
+        """
+        restarts = probe_share(self.tables.variant) > 0
+        cap, restart = PROBE_NODES, 0
+        while True:
+            limit = probe.nodes + cap if restarts else probe.max_nodes
+            if limit is not None and probe.max_nodes is not None:
+                limit = min(limit, probe.max_nodes)
+            run = Budget(limit, probe.deadline, probe.nodes)
+            search = self.search(run, random.Random(restart) if restart else None)
+            search.seen.add(self.codec.key(state))
+            try:
+                search.found = search.dfs(state)
+                probe.nodes = run.nodes
+                return search
+            except OutOfBudget:
+                probe.nodes = run.nodes
+                if not restarts or (probe.max_nodes is not None and run.nodes >= probe.max_nodes) or (
+                        probe.deadline is not None and time.perf_counter() >= probe.deadline):
+                    raise
+            cap, restart = 2 * cap, restart + 1
 
     def _probe_budget(self, start: float, max_seconds, max_nodes, deadline) -> Budget:
         share = probe_share(self.tables.variant)

@@ -22,12 +22,15 @@ BYTE = [bytes((i,)) for i in range(256)]
 class StateCodec:
     """Keys of states and the foundation operations, for one variant."""
 
-    def __init__(self, tables: RuleTables, columns_as_a_set: bool = True) -> None:
+    def __init__(self, tables: RuleTables, columns_as_a_set: bool = True, waste_dominance: bool = True) -> None:
         self.tables = tables
         self.decks = tables.decks
         self.draw = tables.variant.draw
         self.passes = tables.passes
         self.columns_as_a_set = columns_as_a_set
+        self.waste_dominance = waste_dominance
+        self._wanted: dict[bytes, set[int]] = tables.wanted_cache  # by heights, which recur across many states
+        self._tops: dict[bytes, set[int]] = tables.tops_cache
 
     def key(self, state) -> bytes:
         """The state's transposition-table key.
@@ -52,13 +55,42 @@ class StateCodec:
             return k + b"\xfe" + in_waste.to_bytes(2, "big")
         return k + b"\xfe" + in_waste.to_bytes(2, "big") + recycles.to_bytes(8, "big")
 
+    def waste_place(self, key: bytes, state) -> tuple[bytes, int, bool]:
+        """(the key without the waste position, the position, is it on the draw cycle?), for waste dominance.
+
+        Used with draw > 1, unlimited passes and the usual draw rule (``RuleTables.waste_dominance``). Call
+        the waste position ``p`` (cards in the waste) and the talon size ``n``. Drawing and recycling alone
+        take position ``p`` to ``p + draw``, ``p + 2 draw``, ... up to ``n``, then to 0 and every multiple of
+        ``draw``: the cycle, which the key already treats as one position. So a state A at a position off the
+        cycle reaches, by draws and recycles alone, the cycle and the positions ahead of it in steps of
+        ``draw``, and nothing else in the state changes. Claim: if state B equals A except that B's position
+        is one that A reaches this way, B is no better than A: every line from B is, move for move, a line
+        from A. Argument: a stock play from B (bring talon card i to the top and play it) brings card i to
+        the top from A too and gives the same child (the waste position after it is i in both); any other
+        move leaves both positions where they were, so the two children stand in the same relation again.
+        The tests that decide which moves are worth trying only grow with the cards the stock offers, and A's
+        reach contains B's, so A keeps every move of B; a restriction (the need of a preparing move) only
+        removes moves, so a full A dominates a restricted B. Hence a search may drop B when A is in its
+        table: every state the table holds is expanded in the end, and a shortest win from B would give one
+        as short from A. Nothing here depends on the decks, the columns or the rank order: only the talon.
+        """
+        cut = key.find(b"\xfd")
+        full, need = (key, b"") if cut < 0 else (key[:cut], key[cut:])
+        in_waste = state[3]
+        on_cycle = in_waste % self.draw == 0 or in_waste == len(state[2])
+        return full[:-2] + need, in_waste, on_cycle
+
     # --- foundations --------------------------------------------------------------------------------
     def wanted(self, heights: bytes) -> set[int]:
-        """The cards the foundations take next."""
-        card_at, d = self.tables.card_at, self.decks
-        if d == 1:
-            return {card_at[0][heights[0]], card_at[1][heights[1]], card_at[2][heights[2]], card_at[3][heights[3]]}
-        return {card_at[i // d][h] for i, h in enumerate(heights)}
+        """The cards the foundations take next (a shared set: read it, never change it)."""
+        found = self._wanted.get(heights)
+        if found is None:
+            card_at, d = self.tables.card_at, self.decks
+            found = {card_at[i // d][h] for i, h in enumerate(heights)}
+            if len(self._wanted) > 100_000:
+                self._wanted.clear()
+            self._wanted[heights] = found
+        return found
 
     def raised(self, heights: bytes, c: int) -> bytes:
         """The heights after ``c`` goes up."""
@@ -78,9 +110,15 @@ class StateCodec:
         return heights[:suit * d] + bytes(sorted(group)) + heights[(suit + 1) * d:]
 
     def tops(self, heights: bytes) -> set[int]:
-        """The cards on top of the foundations."""
-        card_at, d = self.tables.card_at, self.decks
-        return {card_at[g // d][h - 1] for g, h in enumerate(heights) if h}
+        """The cards on top of the foundations (a shared set: read it, never change it)."""
+        found = self._tops.get(heights)
+        if found is None:
+            card_at, d = self.tables.card_at, self.decks
+            found = {card_at[g // d][h - 1] for g, h in enumerate(heights) if h}
+            if len(self._tops) > 100_000:
+                self._tops.clear()
+            self._tops[heights] = found
+        return found
 
     def is_won(self, state) -> bool:
         return sum(state[1]) == self.tables.variant.deck_size

@@ -43,7 +43,9 @@ class MoveGenerator:
     """The children of a state: ``[(priority, internal move, child state, column, need)]``.
 
     ``column`` >= 0 names the only column whose top changed (so settling the child is cheap); -1 asks for a
-    full settle. ``need`` is what the child's own move requires next (empty for a move that prepares nothing).
+    full settle. A card taken back from a foundation names its column: lowering a foundation makes no card
+    safe that was not, and the card itself is never safe there (a safe card is not taken down: settling
+    would play it straight back, a move that changes nothing). ``need`` is what the child's own move requires next (empty for a move that prepares nothing).
     """
 
     def __init__(self, tables, codec, stock, options) -> None:
@@ -58,6 +60,7 @@ class MoveGenerator:
         self.columns = tables.column_cache
         # after a waste card goes to a column, only that column's top can have become safe to play
         self.fast_talon = (tables.free_stock or not tables.safe_from_stock) and not tables.watches_stock
+        self.safe_up = None  # SafeMoves.is_safe when safe foundation moves are on (set by the solver)
 
     def children(self, state, wanted: set[int], restriction: bytes = b"") -> list:
         cache, tables = self.columns, self.tables
@@ -78,17 +81,20 @@ class MoveGenerator:
         cols, heights = node.columns, node.heights
         targets, empties, only = node.targets, node.empties, node.only
         rest_of_state = node.state[2:]
+        wanted, top_up, empty_ok = node.wanted, node.top_up, self.tables.empty_ok
         for s, info in enumerate(node.infos):
             if info is None:
                 continue
-            if info.top in node.wanted and node.top_up and (only is None or s in only):
+            if top_up and info.top in wanted and (only is None or s in only):
                 out.append((TO_FOUNDATION, ("tf", s), (cols[:s] + (info.without_top,) + cols[s + 1:],
                                                        self.codec.raised(heights, info.top)) + rest_of_state, -1,
                             b""))
             if targets.keys().isdisjoint(info.movable) and not (empties and info.fill):
                 continue  # no build of this column has anywhere to go
             for build in info.builds:
-                self.build_moves(node, s, build, out)
+                b = build.bottom
+                if b in targets or (empties and empty_ok[b] and build.kind != EMPTYING):
+                    self.build_moves(node, s, build, out)
 
     def build_moves(self, node: Node, s: int, build, out: list) -> None:
         dests = node.targets.get(build.bottom)
@@ -188,14 +194,20 @@ class MoveGenerator:
         tables, decks = self.tables, self.tables.decks
         cols, heights = node.columns, node.heights
         targets, empties = node.after_stock_targets()
+        empty_ok, below_card = tables.empty_ok, node.below_card
+        safe_up, talon = self.safe_up, node.state[2]
         for g, height in enumerate(heights):
             if height == 0 or (decks > 1 and g % decks + 1 < decks and heights[g + 1] == height):
                 continue  # an empty pile, or the twin of the next pile (the same move)
             c = tables.card_at[g // decks][height - 1]
+            if c not in targets and c != below_card and not (empties and empty_ok[c]):
+                continue  # nowhere to go
+            if safe_up is not None and safe_up(c, heights, talon):
+                continue  # a safe card would go straight back up (see the class docstring)
             dests = list(targets.get(c, ()))
-            if empties and tables.empty_ok[c]:
+            if empties and empty_ok[c]:
                 dests.append(empties[0])
-            if c == node.below_card:  # the use of the card just taken down from this foundation
+            if c == below_card:  # the use of the card just taken down from this foundation
                 dests = node.below_targets
             if not dests:
                 continue
@@ -207,4 +219,4 @@ class MoveGenerator:
             for d in dests:
                 nc = list(cols)
                 nc[d] = cols[d] + one
-                out.append((FROM_FOUNDATION, ("ft", c, d), (tuple(nc), lowered) + node.state[2:], -1, then))
+                out.append((FROM_FOUNDATION, ("ft", c, d), (tuple(nc), lowered) + node.state[2:], d, then))

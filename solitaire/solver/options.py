@@ -24,6 +24,9 @@ class SolverOptions:
     * ``use_right_after``: after a preparing move the search tries only its uses (``generation``).
     * ``walled_in_check``: a start position with a card that can never leave its column is lost at once
       (``pruning.walled_in``).
+    * ``waste_dominance``: with draw > 1 and unlimited passes, a state is skipped when the search already
+      holds the same state with the waste at a position from which drawing reaches this one
+      (``encoding.StateCodec.dominating_keys``).
     """
 
     columns_as_a_set: bool = True
@@ -31,6 +34,7 @@ class SolverOptions:
     skip_useless_preparations: bool = True
     use_right_after: bool = True
     walled_in_check: bool = True
+    waste_dominance: bool = True
 
     def for_variant(self, variant: Variant) -> SolverOptions:
         """The options that are sound for this variant.

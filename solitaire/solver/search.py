@@ -1,7 +1,8 @@
 """The search: a depth-first probe, then best-first, over settled states with a transposition table.
 
-Depth-first finds most easy wins in a few dozen states; best-first (on "how far from a win" plus the cost of
-the moves that only prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
+Depth-first finds most easy wins in a few dozen states (and, restarted with a shuffled move order, most of
+the two-deck ones: see ``_Solver.probe``); best-first (on "how far from a win" plus the cost of the moves
+that only prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
 at the deadline, which they check before expanding each state. "unwinnable" means a search ran out of
 states: every pruning rule used is proved to keep some win if there is one.
 """
@@ -45,8 +46,10 @@ def _first(item) -> float:
 class Search:
     """Depth-first and best-first search from settled states (safe moves played, see ``pruning``)."""
 
-    def __init__(self, codec, generator, safe, budget: Budget) -> None:
+    def __init__(self, codec, generator, safe, budget: Budget, jitter=None) -> None:
         self.codec = codec
+        self.jitter = jitter  # a seeded random.Random: shuffle the order of moves of one kind (``dfs``)
+        self.found = False
         self.generator = generator
         self.safe = safe
         self.budget = budget
@@ -54,6 +57,8 @@ class Search:
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
+        # the waste positions off the draw cycle in the search, by the rest of their key (``dominated``)
+        self.off_cycle: dict | None = {} if codec.tables.waste_dominance and codec.waste_dominance else None
 
     def settled_child(self, child, column: int, wanted: set[int], autos: list):
         """The child with its safe moves played (cheaply when only one column's top changed)."""
@@ -64,17 +69,35 @@ class Search:
         return self.safe.settle(*child, autos)
 
     def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes]:
-        """(the child's key, or None if already seen; the need it keeps). A restricted child (one that must
-        use the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
+        """(the child's key, or None if already seen or dominated; the need it keeps). A restricted child (one
+        that must use the preparing move just played) gets its own key; if a safe move followed, the need is
+        dropped."""
         k = self.codec.key(child)
         if k in seen:
             return None, b""
         if then and not autos:
+            full = k
             k += b"\xfd" + then  # its full version, if met later, is searched again
-            if k in seen:
+            if k in seen or (self.off_cycle is not None and self.dominated(k, child, full)):
                 return None, b""
             return k, then
+        if self.off_cycle is not None and self.dominated(k, child, None):
+            return None, b""
         return k, b""
+
+    def dominated(self, k: bytes, child, full: bytes | None) -> bool:
+        """Is a state that dominates this one already in the search (``StateCodec.waste_place``)? If not, and
+        the child's waste is off the draw cycle, remember it (it is about to enter the search)."""
+        prefix, place, on_cycle = self.codec.waste_place(k, child)
+        prefixes = [prefix] if full is None else [prefix, full[:-2]]
+        draw = self.codec.draw
+        for p in prefixes:
+            places = self.off_cycle.get(p)
+            if places and (on_cycle or any(q < place and (place - q) % draw == 0 for q in places)):
+                return True
+        if not on_cycle:
+            self.off_cycle.setdefault(prefix, []).append(place)
+        return False
 
     def dfs(self, state, restriction: bytes = b"") -> bool:
         """Depth-first search from a settled state already in ``seen``; True when a win is found (its moves
@@ -82,7 +105,11 @@ class Search:
         self.budget.spend()
         wanted = self.codec.wanted(state[1])
         kids = self.generator.children(state, wanted, restriction)
-        kids.sort(key=_first)
+        if self.jitter is None:
+            kids.sort(key=_first)
+        else:
+            draw = self.jitter.random
+            kids.sort(key=lambda kid: kid[0] + 0.999 * draw())
         for _, move, child, column, then in kids:
             autos: list = []
             child = self.settled_child(child, column, wanted, autos)

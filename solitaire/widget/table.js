@@ -4,12 +4,17 @@
 // card names for face-up ones) and sends back what the player did: {action: "click", pile: "t3", depth: 2},
 // {action: "drop", source: "t3:2", target: "t5"}, {action: "double_click", pile: "waste"}, button actions.
 // Everything shown is set as text (textContent, attributes), never parsed as HTML.
+// States that arrive in a burst (a cell playing a whole solution) are drawn once per animation frame, so the
+// page's layout runs once per frame, not once per move; an action the kernel does not answer is reported.
 
 const SUITS = { "♣": ["clubs", "c"], "♦": ["diamonds", "d"], "♥": ["hearts", "h"], "♠": ["spades", "s"] };
 const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const COURTS = { J: "♝", Q: "♛", K: "♚" };
 const DOUBLE_CLICK_MS = 400;
 const AUTO_STEP_MS = 170;
+const NO_ANSWER_MS = 3000; // no state back by then: say so (a busy, restarted or absent kernel)
+const NO_ANSWER = "✗ Waiting for the kernel… It may be busy running a cell. If the kernel was restarted or the " +
+  "notebook was just opened, run this cell again to play.";
 
 function el(tag, className, props = {}) {
   const node = document.createElement(tag);
@@ -342,6 +347,11 @@ class Controls {
     this.view.send({ action: "new_game", variant: this.variantSelect.value, seed });
   }
 
+  noAnswer() {
+    this.status.textContent = NO_ANSWER;
+    this.status.className = "sol-status sol-error";
+  }
+
   draw(state) {
     this.title.textContent = state.variant.name + (state.seed === null ? "" : ` · seed ${state.seed}`);
     this.variantSelect.replaceChildren(...state.variants.map(([key, name]) => el("option", "", { value: key, text: name })));
@@ -549,6 +559,8 @@ class TableView {
 
   send(message) {
     this.sentAt = performance.now();
+    clearTimeout(this.noAnswerTimer);
+    this.noAnswerTimer = setTimeout(() => this.controls.noAnswer(), NO_ANSWER_MS);
     this.model.send(message);
   }
 
@@ -563,6 +575,7 @@ class TableView {
     this.root.dataset.seq = String(state.seq);
     this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
     if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
+    clearTimeout(this.noAnswerTimer);
     if (state.auto) {
       clearTimeout(this.autoTimer);
       this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
@@ -577,11 +590,14 @@ class TableView {
 export default {
   render({ model, el: root }) {
     const view = new TableView(model, root);
-    const draw = () => view.update(model.get("state"));
+    let frame = 0; // states that arrive in one burst (a cell playing 200 moves) are drawn once per frame
+    const draw = () => {
+      if (!frame) frame = requestAnimationFrame(() => { frame = 0; view.update(model.get("state")); });
+    };
     model.on("change:state", draw);
     model.on("change:theme", () => view.applyOptions());
     model.on("change:four_colour", () => view.applyOptions());
-    draw();
+    view.update(model.get("state"));
     let width = 0;
     const resize = new ResizeObserver(() => {
       const now = root.clientWidth;
@@ -591,6 +607,8 @@ export default {
     return () => {
       resize.disconnect();
       clearTimeout(view.autoTimer);
+      clearTimeout(view.noAnswerTimer);
+      cancelAnimationFrame(frame);
       model.off("change:state", draw);
     };
   },

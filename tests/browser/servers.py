@@ -1,7 +1,8 @@
 """Real servers and a real browser for the browser tests and the widget benchmark.
 
-``voila(notebook, workdir)`` and ``jupyter_lab(root)`` start a server on a free localhost port (Lab with a
-token) and stop it with its kernels afterwards; ``chromium(playwright)`` launches Debian's Chromium.
+``voila(notebook, workdir)``, ``jupyter_lab(root)`` and ``jupyter_notebook(root)`` (Notebook 7) start a server
+on a free localhost port (Lab and Notebook with a token) and stop it with its kernels afterwards;
+``trust(notebook)`` signs a notebook for them; ``chromium(playwright)`` launches Debian's Chromium.
 """
 from __future__ import annotations
 
@@ -78,12 +79,8 @@ def voila(notebook: Path, workdir: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/"
 
 
-@contextlib.contextmanager
-def jupyter_lab(root: Path, dark: bool = False) -> Iterator[tuple[str, str]]:
-    """JupyterLab serving the folder ``root`` with a random token; yields (base URL, token).
-
-    ``dark`` starts Lab in its dark theme (the table's "auto" theme follows it)."""
-    port, token = free_port(), secrets.token_hex(16)
+def _jupyter_settings(root: Path, dark: bool) -> Path:
+    """Settings shared by JupyterLab and Notebook 7 (the same plugins): no pop-ups, every cell in the page."""
     settings = root / ".lab-settings"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True, exist_ok=True)
     # no news or update pop-ups over the notebook
@@ -96,17 +93,56 @@ def jupyter_lab(root: Path, dark: bool = False) -> Iterator[tuple[str, str]]:
     # every cell stays in the page (no virtual scrolling), so a test can find every output
     (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
         '{"windowingMode": "none"}')
-    command = [sys.executable, "-m", "jupyter", "lab", f"--port={port}", "--no-browser", "--ServerApp.ip=127.0.0.1",
+    return settings
+
+
+@contextlib.contextmanager
+def _jupyter(app: str, config: str, root: Path, dark: bool) -> Iterator[tuple[str, str]]:
+    port, token = free_port(), secrets.token_hex(16)
+    settings = _jupyter_settings(root, dark)
+    command = [sys.executable, "-m", "jupyter", app, f"--port={port}", "--no-browser", "--ServerApp.ip=127.0.0.1",
                "--allow-root", "--ServerApp.open_browser=False",
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={root / '.lab-workspaces'}"]
-    with _serve(command, root, "JupyterLab", port):
+               f"--{config}.user_settings_dir={settings}", f"--{config}.workspaces_dir={root / '.lab-workspaces'}"]
+    with _serve(command, root, "JupyterLab" if app == "lab" else "Notebook 7", port):
         yield f"http://127.0.0.1:{port}", token
+
+
+@contextlib.contextmanager
+def jupyter_lab(root: Path, dark: bool = False) -> Iterator[tuple[str, str]]:
+    """JupyterLab serving the folder ``root`` with a random token; yields (base URL, token).
+
+    ``dark`` starts Lab in its dark theme (the table's "auto" theme follows it)."""
+    with _jupyter("lab", "LabApp", root, dark) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def jupyter_notebook(root: Path) -> Iterator[tuple[str, str]]:
+    """Jupyter Notebook 7 serving the folder ``root`` with a random token; yields (base URL, token)."""
+    with _jupyter("notebook", "JupyterNotebookApp", root, False) as served:
+        yield served
+
+
+def trust(notebook: Path) -> None:
+    """Sign ``notebook`` as the servers here would (same environment), so its saved outputs are trusted."""
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1"}
+    subprocess.run([sys.executable, "-m", "jupyter", "trust", str(notebook)], check=True, env=env,
+                   capture_output=True, text=True)
 
 
 def chromium(playwright):
     """Debian's Chromium, headless, with the flags the kit's machines need."""
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def menu(page, name: str, item: str) -> None:
+    """Choose ``item`` in the menu bar's ``name`` menu (JupyterLab and Notebook 7 share it); ``item`` may
+    be the start of the label ("Restart Kernel" for "Restart Kernel…")."""
+    import re
+
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(name)}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}")).first.click()
 
 
 def wait_for_kernel(page, timeout_ms: int = 120_000) -> None:
