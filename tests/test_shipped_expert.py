@@ -1,0 +1,53 @@
+"""The shipped expert games (``shipped("expert")``): the deals the README promises, the same seeds as the
+other shipped rows, the expert's recorded settings, and baselines that a fresh run reproduces."""
+import pytest
+
+pd = pytest.importorskip("pandas")
+from solitaire import experiments  # noqa: E402
+from solitaire.expert import settings_text  # noqa: E402
+
+DEALS = {"klondike": 300, "klondike draw=3": 300, "solijoy": 200, "italian": 200}
+CARDS = {"klondike": 52, "klondike draw=3": 52, "solijoy": 104, "italian": 32}
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return experiments.shipped("expert")
+
+
+def test_every_player_covers_the_promised_deals_from_seed_0(rows):
+    counts = rows.groupby(["variant", "strategy"])["seed"].agg(["count", "nunique", "min", "max"])
+    expected = {(v, s) for v in DEALS for s in ("expert", "random")} | {("klondike draw=3", "greedy"),
+                                                                         ("klondike draw=3", "solver")}
+    assert set(counts.index) == expected
+    for (variant, _), c in counts.iterrows():
+        assert (c["count"], c["nunique"], c["min"], c["max"]) == (DEALS[variant], DEALS[variant], 0, DEALS[variant] - 1)
+
+
+def test_the_expert_rows_record_the_experts_settings_and_end_as_games_end(rows):
+    expert = rows[rows.strategy == "expert"]
+    assert set(expert.budget) == {f"max_moves=5000 {settings_text()}"}
+    assert set(expert.outcome) <= {"won", "lost", "move limit"}
+    won = expert[expert.outcome == "won"]
+    assert (won.on_foundations == won.variant.map(CARDS)).all()
+    lost = expert[expert.outcome != "won"]
+    assert (lost.on_foundations < lost.variant.map(CARDS)).all()
+    assert (expert.moves <= 5000).all()
+
+
+def test_the_expert_plays_the_same_deals_as_the_seed_variant_rows(rows):
+    seed_rows = experiments.shipped("seed_variants")
+    for variant in ("klondike", "solijoy", "italian"):
+        ours = set(rows[(rows.variant == variant) & (rows.strategy == "expert")].seed)
+        theirs = set(seed_rows[seed_rows.variant == variant].seed)
+        assert ours <= theirs and len(ours) == DEALS[variant]
+
+
+def test_random_and_greedy_rows_are_reproduced_by_a_fresh_run(rows):
+    cols = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations"]
+    fresh = pd.concat([
+        experiments.run(["klondike", "klondike draw=3", "solijoy", "italian"], "random", 4, workers=1, progress=False),
+        experiments.run(["klondike draw=3"], "greedy", 4, workers=1, progress=False)])
+    stored = rows[rows.strategy.isin(["random", "greedy"]) & (rows.seed < 4)]
+    key = ["variant", "strategy", "seed"]
+    assert (fresh.sort_values(key)[cols].to_numpy() == stored.sort_values(key)[cols].to_numpy()).all()
