@@ -8,9 +8,7 @@ from __future__ import annotations
 
 SUITS = "♣♦♥♠"
 SUIT_LETTERS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RED_SUITS = frozenset({1, 2})
 
 _RANK_BY_TEXT = {name: rank for rank, name in enumerate(RANK_NAMES) if name} | {"T": 10, "1": 1}
 _SUIT_BY_TEXT = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enumerate(SUIT_LETTERS)},
@@ -73,7 +71,7 @@ class Card(int):
 
     @property
     def is_red(self) -> bool:
-        return self.suit in RED_SUITS
+        return self.suit in (1, 2)  # diamonds and hearts
 
     @property
     def color(self) -> str:

@@ -4,7 +4,8 @@ Read it in this order:
 
 1. ``Move``: a move as a small value, and the notation ``Move.from_text`` reads (``t3>t7``, ``w>f`` ...).
 2. ``rules(variant)``: the variant's rules compiled once into lookup tables: which card may sit on which in
-   a column, which card follows which on a foundation, which cards may start an empty column.
+   a column, which card follows which on a foundation, which cards may start an empty column, and every
+   move the variant's table allows, made once so that ``legal_moves`` only has to pick them.
 3. Two questions the rules keep asking: ``foundation_wants`` (the foundations' next cards) and
    ``makes_progress`` (does a move change the game, or lead nowhere?).
 4. ``legal_moves``: one small function per kind of move, put together in a fixed order.
@@ -16,6 +17,7 @@ How the game ends is decided in ``solitaire.endgame``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -39,14 +41,17 @@ class IllegalMoveError(ValueError):
 
 
 # --- 1. a move and its notation --------------------------------------------------------------------
+# Each kind of move as text: s is the source pile, t the target column, n the count (":4" for 4 cards).
 _TEXT = {DRAW: "draw", RECYCLE: "recycle", FLIP: "flip t{s}", WASTE_TO_COLUMN: "w>t{t}", WASTE_TO_FOUNDATION: "w>f",
          COLUMN_TO_FOUNDATION: "t{s}>f", COLUMN_TO_COLUMN: "t{s}>t{t}{n}", FOUNDATION_TO_COLUMN: "f{s}>t{t}"}
-_N = r"(\d{1,3})"  # a pile number or a count: at most three digits
-_NOTATION = [(re.compile(pattern.replace("N", _N)), kind, groups) for pattern, kind, groups in [
-    ("draw", DRAW, ""), ("recycle", RECYCLE, ""), ("fliptN", FLIP, "s"), ("w>tN", WASTE_TO_COLUMN, "t"),
-    ("w>f", WASTE_TO_FOUNDATION, ""), ("tN>f", COLUMN_TO_FOUNDATION, "s"), ("fN>tN", FOUNDATION_TO_COLUMN, "st"),
-    ("tN>tN(?::N)?", COLUMN_TO_COLUMN, "stn")]]
+# ... and the same texts read back, without spaces; a number has at most three digits.
+_PATTERNS = {kind: re.compile(text.replace(" ", "").replace("{n}", "(?::{n})?").format(
+    s=r"(?P<s>\d{1,3})", t=r"(?P<t>\d{1,3})", n=r"(?P<n>\d{1,3})")) for kind, text in _TEXT.items()}
 _MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
+# Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
+_ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
+           COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
+           FOUNDATION_TO_COLUMN: ("foundation", "column")}
 
 
 class Move(NamedTuple):
@@ -84,25 +89,21 @@ class Move(NamedTuple):
         Raises:
             InvalidMoveError: for text that is not a move; the message echoes it (cut to a readable length).
         """
-        compact = re.sub(r"\s+", "", str(text)).lower() if isinstance(text, str) else ""
-        for pattern, kind, groups in _NOTATION:
+        compact = re.sub(r"\s+", "", text).lower() if isinstance(text, str) else ""
+        for kind, pattern in _PATTERNS.items():
             found = pattern.fullmatch(compact)
             if found:
-                numbers = dict(zip(groups, (int(g) for g in found.groups() if g is not None)))
+                numbers = {name: int(digits) for name, digits in found.groupdict().items() if digits is not None}
                 if 0 in numbers.values():
                     raise InvalidMoveError(f"cannot read a move from {quote(text)}: columns, foundations and counts start at 1")
                 return cls(kind, numbers.get("s", 0) - 1, numbers.get("t", 0) - 1, numbers.get("n", 1))
         raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}")
 
 
-@lru_cache(maxsize=8192)  # a table has a few thousand possible moves: each is made once and shared
-def _move(kind: str, source: int = -1, target: int = -1, count: int = 1) -> Move:
-    return Move(kind, source, target, count)
-
-
 # --- 2. the rules as lookup tables -----------------------------------------------------------------
-class Rules(NamedTuple):
-    """A variant's rules as lookup tables, each indexed by card code (see ``solitaire.cards``)."""
+@dataclass(frozen=True, slots=True, eq=False)  # each variant's rules are made once: they are told apart by identity
+class Rules:
+    """A variant's rules as lookup tables, indexed by card code (see ``solitaire.cards``), and its moves."""
 
     step: list[int]  # the card's place in foundation order (0 starts a foundation), -1 if not in the deck
     next_up: list[Card | int]  # the card that follows it on a foundation, -1 if none
@@ -111,6 +112,7 @@ class Rules(NamedTuple):
     empty_ok: list[bool]  # may it start an empty column?
     bases: tuple[Card, ...]  # the cards that start a foundation
     starters: tuple[Card, ...]  # the cards that may start an empty column
+    moves: dict[tuple, Move]  # every move the table allows, made once: moves[kind, source, target, count]
 
 
 @lru_cache(maxsize=64)
@@ -138,21 +140,32 @@ def rules(v: Variant) -> Rules:
         parents[c] = tuple(u for u in deck if fits(c, u))
         children[c] = tuple(d for d in deck if fits(d, c))
         empty_ok[c] = v.empty_column_ranks is None or c.rank_name in v.empty_column_ranks
+    n, longest = range(len(v.columns)), range(len(v.ranks) + 1)  # a build holds each rank at most once
+    keys = [(DRAW, -1, -1, 1), (RECYCLE, -1, -1, 1), (WASTE_TO_FOUNDATION, -1, -1, 1)]
+    keys += [(kind, s, -1, 1) for kind in (FLIP, COLUMN_TO_FOUNDATION) for s in n] + [(WASTE_TO_COLUMN, -1, d, 1) for d in n]
+    keys += [(FOUNDATION_TO_COLUMN, f, d, 1) for f in range(v.foundations) for d in n]
+    keys += [(COLUMN_TO_COLUMN, s, d, k) for s in n for d in n for k in longest]
     return Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0),
-                 tuple(c for c in deck if empty_ok[c]))
+                 tuple(c for c in deck if empty_ok[c]), {key: Move(*key) for key in keys})
 
 
 # --- 3. two questions the rules keep asking --------------------------------------------------------
 def foundation_wants(p: Position | Observation, r: Rules | None = None) -> dict[Card, int]:
     """The foundations' next cards: each card some foundation takes now, with the first foundation that takes it.
 
+    Worked out once for each layout of the foundations (a game has few), so the answer is shared: read it only.
+
     >>> from solitaire import KLONDIKE, deal
     >>> sorted(str(c) for c in foundation_wants(deal(KLONDIKE, 1)))  # every foundation is empty: the Aces
     ['A♠', 'A♣', 'A♥', 'A♦']
     """
-    r = r or rules(p.variant)
+    return _foundation_wants(r or rules(p.variant), p.foundations)
+
+
+@lru_cache(maxsize=1024)
+def _foundation_wants(r: Rules, foundations: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
     wants: dict[Card, int] = {}
-    for f, pile in enumerate(p.foundations):
+    for f, pile in enumerate(foundations):
         if not pile:
             if r.bases[0] not in wants:
                 wants.update(dict.fromkeys(r.bases, f))
@@ -206,11 +219,11 @@ def legal_moves(p: Position) -> list[Move]:
     targets, wants = column_targets(p, r), foundation_wants(p, r)
     moves = _column_moves(p, r, targets, wants)
     if p.waste:
-        moves += _waste_moves(p, targets, wants)
+        moves += _waste_moves(p, r, targets, wants)
     if p.variant.foundation_to_tableau:
-        moves += _foundation_to_column_moves(p, targets)
+        moves += _foundation_to_column_moves(p, r, targets)
     if not p.variant.draw_only_when_stuck or not any(makes_progress(p, m) for m in moves):
-        moves += _stock_moves(p)
+        moves += _stock_moves(p, r)
     return moves
 
 
@@ -223,16 +236,17 @@ def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
     """
     targets: dict[Card, list[int]] = {}
     empty = []
+    hidden = p.hidden
     for d, col in enumerate(p.columns):
         if not col:
             empty.append(d)
-        elif len(col) > p.hidden[d]:  # a face-up top card takes its children
+        elif len(col) > hidden[d]:  # a face-up top card takes its children
             for c in r.children[col[-1]]:
                 if c in targets:
                     targets[c].append(d)
                 else:
                     targets[c] = [d]
-    for c in r.starters if empty else ():
+    for c in r.starters if empty else ():  # after them, the empty columns take the cards that may start one
         targets[c] = targets.get(c, []) + empty
     return targets
 
@@ -240,44 +254,45 @@ def column_targets(p: Position, r: Rules) -> dict[Card, list[int]]:
 def _column_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Move]:
     """Out of each column in turn: a flip, or the top card to a foundation and each build onto a column."""
     moves = []
+    hidden = p.hidden
     for s, col in enumerate(p.columns):
-        h = p.hidden[s]
-        if len(col) == h:  # empty, or the top card is face down
+        face_up = len(col) - hidden[s]
+        if not face_up:  # empty, or the top card is face down
             if col and not p.variant.auto_flip:
-                moves.append(_move(FLIP, s))
+                moves.append(r.moves[FLIP, s, -1, 1])
             continue
         if col[-1] in wants:
-            moves.append(_move(COLUMN_TO_FOUNDATION, s))
+            moves.append(r.moves[COLUMN_TO_FOUNDATION, s, -1, 1])
         k = 1  # the top k cards move as one build
         while True:
             c = col[-k]
             if c in targets:
                 for d in targets[c]:
-                    moves.append(_move(COLUMN_TO_COLUMN, s, d, k))
-            if k == len(col) - h or col[-k - 1] not in r.parents[c]:
+                    moves.append(r.moves[COLUMN_TO_COLUMN, s, d, k])
+            if k == face_up or col[-k - 1] not in r.parents[c]:
                 break  # the next card down is face down, or c does not sit on it
             k += 1
     return moves
 
 
-def _waste_moves(p: Position, targets: dict, wants: dict) -> list[Move]:
+def _waste_moves(p: Position, r: Rules, targets: dict, wants: dict) -> list[Move]:
     """The waste's top card to its foundation (where the variant allows it) or onto a column."""
     top = p.waste[-1]
-    moves = [_move(WASTE_TO_FOUNDATION)] if p.variant.waste_to_foundation and top in wants else []
-    return moves + [_move(WASTE_TO_COLUMN, target=d) for d in targets.get(top, ())]
+    moves = [r.moves[WASTE_TO_FOUNDATION, -1, -1, 1]] if p.variant.waste_to_foundation and top in wants else []
+    return moves + [r.moves[WASTE_TO_COLUMN, -1, d, 1] for d in targets.get(top, ())]
 
 
-def _foundation_to_column_moves(p: Position, targets: dict) -> list[Move]:
+def _foundation_to_column_moves(p: Position, r: Rules, targets: dict) -> list[Move]:
     """A foundation's top card back onto a column (where the variant allows it)."""
-    return [_move(FOUNDATION_TO_COLUMN, f, d) for f, pile in enumerate(p.foundations) if pile
+    return [r.moves[FOUNDATION_TO_COLUMN, f, d, 1] for f, pile in enumerate(p.foundations) if pile
             for d in targets.get(pile[-1], ())]
 
 
-def _stock_moves(p: Position) -> list[Move]:
+def _stock_moves(p: Position, r: Rules) -> list[Move]:
     """Draw while the stock holds cards; then recycle the waste, while passes are left."""
     if p.stock:
-        return [_move(DRAW)]
-    return [_move(RECYCLE)] if p.waste and _passes_left(p) else []
+        return [r.moves[DRAW, -1, -1, 1]]
+    return [r.moves[RECYCLE, -1, -1, 1]] if p.waste and _passes_left(p) else []
 
 
 def _passes_left(p: Position) -> bool:
@@ -294,7 +309,7 @@ def apply(p: Position, m: Move) -> Position:
     >>> len(q.stock), q.waste == p.stock[-1:], len(p.stock)
     (23, True, 24)
     """
-    return _APPLY[m.kind](p, m)
+    return _APPLY.get(m.kind, _move_cards)(p, m)
 
 
 def _draw(p: Position, m: Move) -> Position:
@@ -314,53 +329,28 @@ def _one_less(hidden: tuple[int, ...], s: int) -> tuple[int, ...]:
     return hidden[:s] + (hidden[s] - 1,) + hidden[s + 1:]
 
 
-def _take(p: Position, s: int, k: int) -> tuple[list[tuple[Card, ...]], tuple[int, ...]]:
-    """The columns and face-down counts once the top ``k`` cards leave column ``s`` (where the variant flips
-    automatically, a face-down card left on top turns up)."""
-    cols, hidden = list(p.columns), p.hidden
-    cols[s] = cols[s][:-k]
-    if p.variant.auto_flip and cols[s] and len(cols[s]) == hidden[s]:
-        hidden = _one_less(hidden, s)
-    return cols, hidden
+def _move_cards(p: Position, m: Move) -> Position:
+    """Every other move takes cards off one pile and puts them on another: ``_ROUTES`` says which."""
+    kind, s, t, k = m
+    source, target = _ROUTES[kind]
+    waste, founds, cols, hidden = p.waste, p.foundations, list(p.columns), p.hidden
+    if source == "waste":
+        cards, waste = waste[-1:], waste[:-1]
+    elif source == "foundation":
+        cards, founds = founds[s][-1:], founds[:s] + (founds[s][:-1],) + founds[s + 1:]
+    else:  # the top k cards of column s
+        cards, cols[s] = cols[s][-k:], cols[s][:-k]
+        if p.variant.auto_flip and cols[s] and len(cols[s]) == hidden[s]:
+            hidden = _one_less(hidden, s)  # the variant turns up a face-down card left on top
+    if target == "column":
+        cols[t] += cards
+    else:  # onto the first foundation that takes the card
+        f = foundation_for(p, cards[0])
+        founds = founds[:f] + (founds[f] + cards,) + founds[f + 1:]
+    return Position(p.variant, p.stock, waste, founds, tuple(cols), hidden, p.recycles)
 
 
-def _column_to_column(p: Position, m: Move) -> Position:
-    cols, hidden = _take(p, m.source, m.count)
-    cols[m.target] += p.columns[m.source][-m.count:]
-    return Position(p.variant, p.stock, p.waste, p.foundations, tuple(cols), hidden, p.recycles)
-
-
-def _waste_to_column(p: Position, m: Move) -> Position:
-    cols = list(p.columns)
-    cols[m.target] += p.waste[-1:]
-    return Position(p.variant, p.stock, p.waste[:-1], p.foundations, tuple(cols), p.hidden, p.recycles)
-
-
-def _onto_foundation(p: Position, c: Card) -> tuple[tuple[Card, ...], ...]:
-    f = foundation_for(p, c)
-    return p.foundations[:f] + (p.foundations[f] + (c,),) + p.foundations[f + 1:]
-
-
-def _waste_to_foundation(p: Position, m: Move) -> Position:
-    return Position(p.variant, p.stock, p.waste[:-1], _onto_foundation(p, p.waste[-1]), *p[4:])
-
-
-def _column_to_foundation(p: Position, m: Move) -> Position:
-    cols, hidden = _take(p, m.source, 1)
-    founds = _onto_foundation(p, p.columns[m.source][-1])
-    return Position(p.variant, p.stock, p.waste, founds, tuple(cols), hidden, p.recycles)
-
-
-def _foundation_to_column(p: Position, m: Move) -> Position:
-    cols, founds = list(p.columns), list(p.foundations)
-    cols[m.target] += founds[m.source][-1:]
-    founds[m.source] = founds[m.source][:-1]
-    return p._replace(foundations=tuple(founds), columns=tuple(cols))
-
-
-_APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip, COLUMN_TO_COLUMN: _column_to_column,
-          WASTE_TO_COLUMN: _waste_to_column, WASTE_TO_FOUNDATION: _waste_to_foundation,
-          COLUMN_TO_FOUNDATION: _column_to_foundation, FOUNDATION_TO_COLUMN: _foundation_to_column}
+_APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip}  # the other kinds move cards from pile to pile
 
 
 # --- 6. why a move is illegal: one check per rule --------------------------------------------------
@@ -402,14 +392,12 @@ def _why_not_stock(p: Position, m: Move) -> str | None:
 
 
 def _why_not_there(p: Position, m: Move) -> str | None:
-    """The move names a column or foundation the table does not have."""
-    n, nf = len(p.columns), len(p.foundations)
-    sources = [m.source] if m.kind in (FLIP, COLUMN_TO_FOUNDATION, COLUMN_TO_COLUMN) else []
-    for index in sources + ([m.target] if m.kind in (WASTE_TO_COLUMN, COLUMN_TO_COLUMN, FOUNDATION_TO_COLUMN) else []):
-        if not 0 <= index < n:
-            return f"there is no column {index + 1}: columns are t1 to t{n}"
-    if m.kind == FOUNDATION_TO_COLUMN and not 0 <= m.source < nf:
-        return f"there is no foundation {m.source + 1}: foundations are f1 to f{nf}"
+    """The move names a column or foundation the table does not have (columns are checked first)."""
+    sizes = {"column": (len(p.columns), "t"), "foundation": (len(p.foundations), "f")}
+    for pile, (n, letter) in sizes.items():
+        for index, named in zip((m.source, m.target), _ROUTES[m.kind]):
+            if named == pile and not 0 <= index < n:
+                return f"there is no {pile} {index + 1}: {pile}s are {letter}1 to {letter}{n}"
     return None
 
 
@@ -424,14 +412,14 @@ def _why_not_flip(p: Position, s: int) -> str | None:
 
 def _moving_cards(p: Position, m: Move) -> tuple[tuple[Card, ...], str | None]:
     """The cards ``m`` picks up (bottom first), or why it cannot pick them up."""
-    v = p.variant
-    if m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION):
+    v, source = p.variant, _ROUTES[m.kind][0]
+    if source == "waste":
         if not p.waste:
             return (), "the waste is empty: draw a card from the stock first"
         if m.kind == WASTE_TO_FOUNDATION and not v.waste_to_foundation:
             return (), f"in {v.name} the waste card may go only to a column, not to a foundation"
         return p.waste[-1:], None
-    if m.kind == FOUNDATION_TO_COLUMN:
+    if source == "foundation":
         if not v.foundation_to_tableau:
             return (), f"in {v.name} cards never come back from a foundation"
         if not p.foundations[m.source]:
@@ -477,10 +465,3 @@ def _why_not_onto_column(p: Position, c: Card, t: int) -> str | None:
     if target[-1] not in rules(v).parents[c]:
         return f"{c} cannot go on {target[-1]}: {v.column_rule()}"
     return None
-
-
-def __getattr__(name: str):  # the end of the game moved to solitaire.endgame: its names stay importable here
-    if name in ("over_reason", "progress_possible", "reachable_waste_tops", "accepted_cards"):
-        from . import endgame
-        return getattr(endgame, name)
-    raise AttributeError(f"module 'solitaire.moves' has no attribute {name!r}")

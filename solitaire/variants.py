@@ -63,8 +63,8 @@ class Variant:
     def _type_problems(self):
         for f in fields(self):  # the type annotations above say what each field must be
             value, types = getattr(self, f.name), f.type.split(" | ")
-            if not any(_TYPE_CHECKS[t](value) for t in types):
-                yield f"{f.name} must be {' or '.join(_TYPE_WORDS[t] for t in types)}, got {quote(value)}"
+            if not any(_TYPES[t][0](value) for t in types):
+                yield f"{f.name} must be {' or '.join(_TYPES[t][1] for t in types)}, got {quote(value)}"
 
     def _rule_problems(self):
         if not 0 < len(self.name) <= 200:
@@ -145,11 +145,11 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_TYPE_CHECKS = {"str": lambda x: isinstance(x, str), "int": _whole, "bool": lambda x: isinstance(x, bool),
-                "None": lambda x: x is None, "tuple[int, ...]": lambda x: isinstance(x, tuple) and all(map(_whole, x)),
-                "tuple[str, ...]": lambda x: isinstance(x, tuple) and all(isinstance(r, str) for r in x)}
-_TYPE_WORDS = {"str": "text", "int": "a whole number", "bool": "True or False", "None": "None",
-               "tuple[int, ...]": "a tuple of whole numbers", "tuple[str, ...]": "a tuple of rank names"}
+_TYPES = {"str": (lambda x: isinstance(x, str), "text"), "int": (_whole, "a whole number"),  # check, in words
+          "bool": (lambda x: isinstance(x, bool), "True or False"), "None": (lambda x: x is None, "None"),
+          "tuple[int, ...]": (lambda x: isinstance(x, tuple) and all(map(_whole, x)), "a tuple of whole numbers"),
+          "tuple[str, ...]": (lambda x: isinstance(x, tuple) and all(isinstance(r, str) for r in x),
+                              "a tuple of rank names")}
 
 
 def rank_phrase(rank: str) -> str:

@@ -27,13 +27,6 @@ def test_one_vocabulary_for_how_a_game_ends():
     assert strategies.OUTCOMES is OUTCOMES
 
 
-def test_old_import_places_still_work():
-    from solitaire import moves
-    assert moves.over_reason is over_reason and moves.progress_possible is progress_possible
-    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
-        moves.nonsense  # noqa: B018
-
-
 # --- the foundations' next cards and safe foundation moves ---------------------------------------
 def test_foundation_wants_names_each_next_card_with_its_first_foundation():
     p = make(SOLIJOY, ["K♠"], foundations=["A♥ 2♥", "", "A♥"])

@@ -7,7 +7,8 @@ from helpers import cards, make
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, InvalidMoveError, Move, Variant
 from solitaire.cards import full_deck
-from solitaire.moves import apply, explain_illegal, legal_moves, over_reason
+from solitaire.endgame import over_reason
+from solitaire.moves import apply, explain_illegal, legal_moves
 
 
 def moves_of(p):
