@@ -1,6 +1,6 @@
 """Solver benchmark: how many deals the perfect-information solver decides (won or proven unwinnable) in time.
 
-    python benchmarks/bench_solver.py [--deals 200] [--seconds 10] [--workers 2] [--variants klondike,solijoy,italian,draw3]
+    python benchmarks/bench_solver.py [--deals 200] [--seconds 10 | --nodes 60000] [--workers 2] [--variants klondike,solijoy,italian,draw3]
 
 Deals are seeds 0..deals-1. Each solve runs on one core with a budget of ``--seconds``; ``--workers`` solves run
 side by side (each still single-threaded; two at once are a little slower than one alone). Variants:
@@ -23,9 +23,10 @@ CONFIGS = {**VARIANTS, "draw3": replace(KLONDIKE, name="Klondike draw 3, foundat
                                          foundation_to_tableau=True)}
 
 
-def solve_deal(args: tuple[str, int, float]) -> tuple[str, int, str, float, int]:
-    key, seed, seconds = args
-    r = solve(Game(CONFIGS[key], seed), max_seconds=seconds)
+def solve_deal(args: tuple) -> tuple[str, int, str, float, int]:
+    key, seed, seconds, nodes = args if len(args) == 4 else args + (None,)
+    game = Game(CONFIGS[key], seed)
+    r = solve(game, max_seconds=None, max_nodes=nodes) if nodes else solve(game, max_seconds=seconds)
     if r.status == "won":  # every claimed win must replay
         g = Game(CONFIGS[key], seed)
         g.play_all(r.moves)
@@ -52,17 +53,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="first seed")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per deal")
+    parser.add_argument("--nodes", type=int, help="a budget of this many states per deal instead of --seconds "
+                        "(the same answers on any machine, whatever its load)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--variants", default="klondike,solijoy,italian,draw3")
     parser.add_argument("--csv", help="write one row per deal to this file")
     args = parser.parse_args()
-    print(f"solver: deals {args.first}..{args.first + args.deals - 1}, {args.seconds:g} s each, "
-          f"{args.workers} at a time")
+    budget = f"{args.nodes} states" if args.nodes else f"{args.seconds:g} s"
+    print(f"solver: deals {args.first}..{args.first + args.deals - 1}, {budget} each, {args.workers} at a time")
     print(f"{'variant':10} {'deals':>6} {'won':>6} {'unwin':>6} {'unknown':>6} {'decided%':>8} {'median s':>8} "
           f"{'mean s':>7} {'p90 s':>7} {'max s':>7} {'nodes/s':>8}   winnable     wall s")
     rows_all = []
     for key in args.variants.split(","):
-        jobs = [(key, seed, args.seconds) for seed in range(args.first, args.first + args.deals)]
+        jobs = [(key, seed, args.seconds, args.nodes) for seed in range(args.first, args.first + args.deals)]
         start = time.perf_counter()
         if args.workers > 1:
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
