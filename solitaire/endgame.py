@@ -114,10 +114,8 @@ def _progress_from(q: Position, m: Move, start: int) -> bool:
 
 
 def _arrangement(p: Position) -> tuple:
-    """What the search tells apart: the face-up cards of each column with the number of face-down cards under
-    them, and the foundations. The order of the columns does not matter for progress, nor which cards lie face
-    down: no move of the search reaches them, and turning up any of them is progress."""
-    columns = tuple(sorted((h, col[h:]) for col, h in zip(p.columns, p.hidden)))
+    """The columns and foundations, ignoring the order of the columns (it does not matter for progress)."""
+    columns = tuple(sorted(zip(p.hidden, p.columns)))
     return (columns, tuple(sorted(p.foundations))) if p.variant.foundation_to_tableau else columns
 
 
