@@ -368,3 +368,29 @@ def test_the_klondike_solver_benchmark_gives_both_solvers_the_same_deal():
     assert game.to_pysol() == layout
     row = bench.ksolve_row(3, 5, layout, 200_000)
     assert row["status"] in ("won", "unwinnable", "unknown")
+
+
+def test_restarts_that_hand_on_lost_states_agree_with_an_exhaustive_search(monkeypatch):
+    """With a probe of 20 states, the small Italian positions go through many depth-first restarts that skip
+    the states earlier runs proved lost, and best-first turns that skip them too: every answer still agrees
+    with a search of the real rules without any pruning."""
+    import solitaire.solver.restarts as restarts
+    monkeypatch.setattr(restarts, "PROBE_NODES", 20)
+    cases = italian_cases(ITALIAN, range(40), 60)
+    assert {truth for truth, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == found for truth, found in cases), cases
+
+
+def test_restarts_keep_a_proof_about_as_cheap_as_one_depth_first_run(monkeypatch):
+    """Klondike deal 964 is unwinnable. Restarted depth-first runs skip what earlier runs proved lost, so the
+    proof costs at most a tenth more states than one run that is never restarted (without that hand-on, each
+    restart would search the deal afresh)."""
+    import solitaire.solver.restarts as restarts
+    game = Game(KLONDIKE, 964)
+    first_run = restarts.PROBE_NODES
+    restarted = solve(game, max_seconds=None, max_nodes=200_000)
+    monkeypatch.setattr(restarts, "PROBE_NODES", 10**9)
+    single = solve(game, max_seconds=None, max_nodes=200_000)
+    assert restarted.status == single.status == "unwinnable"
+    assert single.nodes > 4 * first_run  # so the restarted search went through several restarts
+    assert restarted.nodes <= 1.1 * single.nodes

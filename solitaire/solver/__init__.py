@@ -14,9 +14,10 @@ The package, in reading order:
 * ``columns``, ``node``, ``generation``: the moves worth trying; moves that only prepare something are
   followed at once by their use.
 * ``pruning``: safe foundation moves and walled-in cards, each with its proof.
-* ``search``: a depth-first probe (restarted with a shuffled move order when it has a share of the budget),
-  then best-first, with a transposition table (that also drops states a table entry dominates) and an
-  exact budget.
+* ``search``: depth-first and best-first search, with a transposition table (that also drops states a table
+  entry dominates) and an exact budget.
+* ``restarts``: depth-first runs that prove states lost for the next run, and the schedule of one solve (a
+  depth-first probe, then turns of best-first search and restarts with a shuffled move order).
 * ``replay``: the internal moves expanded into real, rule-checked moves.
 
 ``SolverOptions`` turns each pruning idea off, to measure what it saves.
@@ -39,6 +40,7 @@ from .generation import MoveGenerator
 from .options import SolverOptions
 from .pruning import SafeMoves, walled_in
 from .replay import SolverBug, real_moves
+from .restarts import PROBE_NODES, Turns
 from .search import Budget, OutOfBudget, Search
 from .stock import StockView, talon_reach
 from .tables import RuleTables, model_passes, tables_for
@@ -46,8 +48,7 @@ from .tables import RuleTables, model_passes, tables_for
 __all__ = ["STATUSES", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
 
 STATUSES = ENDGAME_STATUSES  # "won", "unwinnable", "unknown": the one vocabulary, kept in solitaire/endgame.py
-PROBE_NODES = 3000  # the depth-first probe explores at least this many states (when the budget allows)
-PROBE_SHARE = 0.85  # with two decks or no waste-to-foundation play, it gets this share of the budget
+PROBE_SHARE = 0.85  # with two decks or no waste-to-foundation play, depth-first runs get this share of each turn
 TIME_SHARE = 0.93  # the search stops at this share of max_seconds, leaving the rest for freeing and replay
 _tables = tables_for  # the name the tests and lessons used before the package
 
@@ -167,68 +168,15 @@ class _Solver:
             return "won", autos, flips, 0
         if self.options.walled_in_check and walled_in(state, self.tables, self.tables.variant.foundation_to_tableau):
             return "unwinnable", [], flips, 0
-        probe = self._probe_budget(start, max_seconds, max_nodes, deadline)
-        line, search = None, None
+        turns = Turns(self, state, Budget(max_nodes, deadline), probe_share(self.tables.variant))
         try:
-            try:
-                search = self.probe(state, probe)
-                line = search.path if search.found else None
-            except OutOfBudget:
-                if (max_nodes is not None and probe.nodes >= max_nodes) or (
-                        deadline is not None and time.perf_counter() >= deadline):
-                    raise
-                search = self.search(Budget(max_nodes, deadline, probe.nodes))
-                line = search.best_first(state)
+            line = turns.search()
         except OutOfBudget:
-            return "unknown", [], flips, probe.nodes if search is None else search.budget.nodes
-        nodes = search.budget.nodes
+            return "unknown", [], flips, turns.nodes
         if line is None:
-            return "unwinnable", [], flips, nodes
+            return "unwinnable", [], flips, turns.nodes
         internal = list(autos)
         for move, more in line:
             internal.append(move)
             internal.extend(more)
-        return "won", internal, flips, nodes
-
-    def probe(self, state, probe: Budget) -> Search:
-        """Depth-first search within the probe's budget, restarted with a doubled cap and a shuffled move order
-        while the budget lasts (variants that give the probe a share of the budget, see ``probe_share``).
-
-        The first run keeps the natural order and stops at ``PROBE_NODES``; restart ``i`` adds a random jitter
-        below 1 to each move's priority (so moves of one kind come in a random order, seeded by ``i``: the
-        same every time) and may spend twice the cap of the run before. Depth-first search can spend its
-        whole budget under one bad early move; a restart leaves it. Every run is a complete search, so one
-        that ends without a win proves the deal unwinnable. The search that ended is returned (``found``
-        says whether it won); OutOfBudget when the probe's budget ran out.
-        """
-        restarts = probe_share(self.tables.variant) > 0
-        cap, restart = PROBE_NODES, 0
-        while True:
-            limit = probe.nodes + cap if restarts else probe.max_nodes
-            if limit is not None and probe.max_nodes is not None:
-                limit = min(limit, probe.max_nodes)
-            run = Budget(limit, probe.deadline, probe.nodes)
-            search = self.search(run, random.Random(restart) if restart else None)
-            search.seen.add(self.codec.key(state))
-            try:
-                search.found = search.dfs(state)
-                probe.nodes = run.nodes
-                return search
-            except OutOfBudget:
-                probe.nodes = run.nodes
-                if not restarts or (probe.max_nodes is not None and run.nodes >= probe.max_nodes) or (
-                        probe.deadline is not None and time.perf_counter() >= probe.deadline):
-                    raise
-            cap, restart = 2 * cap, restart + 1
-
-    def _probe_budget(self, start: float, max_seconds, max_nodes, deadline) -> Budget:
-        share = probe_share(self.tables.variant)
-        nodes = max(PROBE_NODES, int(share * max_nodes)) if max_nodes is not None else None
-        probe_deadline = None if max_seconds is None or not share else start + share * TIME_SHARE * max_seconds
-        if nodes is None and probe_deadline is None:
-            nodes = PROBE_NODES
-        if max_nodes is not None:
-            nodes = min(nodes, max_nodes)
-        if deadline is not None:
-            probe_deadline = min(probe_deadline or deadline, deadline)
-        return Budget(nodes, probe_deadline)
+        return "won", internal, flips, turns.nodes

@@ -57,8 +57,11 @@ class Search:
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
-        # the waste positions off the draw cycle in the search, by the rest of their key (``dominated``)
+        # (waste position, key) of the states off the draw cycle in the search, by the rest of their key (``dominated``)
         self.off_cycle: dict | None = {} if codec.tables.waste_dominance and codec.waste_dominance else None
+        self.lost: set[bytes] | frozenset = frozenset()  # keys proved lost by earlier runs (``restarts``)
+        self.frontier: tuple[list, dict] | None = None  # best-first's heap and parents, kept between calls
+        self.tick = 0  # breaks ties in the heap: the newest state first
 
     def settled_child(self, child, column: int, wanted: set[int], autos: list):
         """The child with its safe moves played (cheaply when only one column's top changed)."""
@@ -68,36 +71,42 @@ class Search:
                 return child
         return self.safe.settle(*child, autos)
 
-    def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes]:
-        """(the child's key, or None if already seen or dominated; the need it keeps). A restricted child (one
-        that must use the preparing move just played) gets its own key; if a safe move followed, the need is
-        dropped."""
+    def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes, bytes | None]:
+        """(the child's key, or None if it is already seen, proved lost or dominated; the need it keeps; the key
+        of the table entry that makes it redundant, if not proved lost). A restricted child (one that must use
+        the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
         k = self.codec.key(child)
+        lost = self.lost
+        if k in lost:
+            return None, b"", None
         if k in seen:
-            return None, b""
+            return None, b"", k
         if then and not autos:
             full = k
             k += b"\xfd" + then  # its full version, if met later, is searched again
-            if k in seen or (self.off_cycle is not None and self.dominated(k, child, full)):
-                return None, b""
-            return k, then
-        if self.off_cycle is not None and self.dominated(k, child, None):
-            return None, b""
-        return k, b""
+            if k in lost:
+                return None, b"", None
+            if k in seen:
+                return None, b"", k
+            by = None if self.off_cycle is None else self.dominated(k, child, full)
+            return (None, b"", by) if by is not None else (k, then, None)
+        by = None if self.off_cycle is None else self.dominated(k, child, None)
+        return (None, b"", by) if by is not None else (k, b"", None)
 
-    def dominated(self, k: bytes, child, full: bytes | None) -> bool:
-        """Is a state that dominates this one already in the search (``StateCodec.waste_place``)? If not, and
-        the child's waste is off the draw cycle, remember it (it is about to enter the search)."""
+    def dominated(self, k: bytes, child, full: bytes | None) -> bytes | None:
+        """The key of a state in the search that dominates this one (``StateCodec.waste_place``), or None. If
+        there is none, and the child's waste is off the draw cycle, remember it (it is about to enter the
+        search)."""
         prefix, place, on_cycle = self.codec.waste_place(k, child)
         prefixes = [prefix] if full is None else [prefix, full[:-2]]
         draw = self.codec.draw
         for p in prefixes:
-            places = self.off_cycle.get(p)
-            if places and (on_cycle or any(q < place and (place - q) % draw == 0 for q in places)):
-                return True
+            for q, by in self.off_cycle.get(p, ()):
+                if on_cycle or (q < place and (place - q) % draw == 0):
+                    return by
         if not on_cycle:
-            self.off_cycle.setdefault(prefix, []).append(place)
-        return False
+            self.off_cycle.setdefault(prefix, []).append((place, k))
+        return None
 
     def dfs(self, state, restriction: bytes = b"") -> bool:
         """Depth-first search from a settled state already in ``seen``; True when a win is found (its moves
@@ -113,7 +122,7 @@ class Search:
         for _, move, child, column, then in kids:
             autos: list = []
             child = self.settled_child(child, column, wanted, autos)
-            k, then = self.child_key(child, then, autos, self.seen)
+            k, then, _ = self.child_key(child, then, autos, self.seen)
             if k is None:
                 continue
             self.seen.add(k)
@@ -126,28 +135,32 @@ class Search:
     def best_first(self, root) -> list | None:
         """Best-first search on the score plus the cost of the moves so far that neither uncover a card nor
         play a column card up; the internal moves of a win as [(move, safe moves after it)], or None when the
-        search space is exhausted."""
-        cost = self.move_cost
-        root_key = self.codec.key(root)
-        parent: dict[bytes, tuple | None] = {root_key: None}
-        heap = [(self.score(root), 0, 0, root_key, root, b"")]
-        tick = 0
+        search space is exhausted. After OutOfBudget, a call with a new ``budget`` goes on where it stopped
+        (skipping states that depth-first runs proved lost meanwhile, see ``restarts``)."""
+        if self.frontier is None:
+            root_key = self.codec.key(root)
+            self.frontier = [(self.score(root), 0, 0, root_key, root, b"")], {root_key: None}
+        heap, parent = self.frontier
+        cost, lost = self.move_cost, self.lost
         while heap:
-            _, g0, _, k0, state, restriction = heappop(heap)
+            if heap[0][3] in lost:
+                heappop(heap)
+                continue
             self.budget.spend()
+            _, g0, _, k0, state, restriction = heappop(heap)
             wanted = self.codec.wanted(state[1])
             for priority, move, child, column, then in self.generator.children(state, wanted, restriction):
                 autos: list = []
                 child = self.settled_child(child, column, wanted, autos)
-                k, then = self.child_key(child, then, autos, parent)
+                k, then, _ = self.child_key(child, then, autos, parent)
                 if k is None:
                     continue
                 parent[k] = (k0, move, autos)
                 if sum(child[1]) == self.deck_size:
                     return _line_to(k, parent)
-                tick -= 1
+                self.tick -= 1
                 g = g0 + cost[int(priority)]
-                heappush(heap, (self.score(child) + g, g, tick, k, child, then))
+                heappush(heap, (self.score(child) + g, g, self.tick, k, child, then))
         return None
 
     def score(self, state) -> int:
