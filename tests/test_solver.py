@@ -205,13 +205,14 @@ def test_turning_a_pruning_idea_off_costs_states(switch, variant, seed):
     assert off_result.nodes > on_result.nodes
 
 
-def test_waste_dominance_keeps_an_unwinnable_proof_and_halves_it():
-    """Draw 3 with cards back, deal 40: proved unwinnable either way, in under half the states with it."""
+def test_waste_dominance_keeps_an_unwinnable_proof_and_saves_states():
+    """Draw 3 with cards back, deal 40: proved unwinnable either way, in 2,910 states with it and 3,291
+    without (before the restarts handed on lost states, the proof without it took 6,439)."""
     game = Game(DRAW3_BACK, 40)
     on_result = solve(game, max_seconds=None, max_nodes=100_000)
     off_result = solve(game, max_seconds=None, max_nodes=100_000, options=SolverOptions(waste_dominance=False))
     assert on_result.status == off_result.status == "unwinnable"
-    assert 2 * on_result.nodes < off_result.nodes
+    assert (on_result.nodes, off_result.nodes) == (2910, 3291)
 
 
 def test_depth_first_restarts_find_two_deck_wins_a_single_run_misses():

@@ -48,7 +48,7 @@ from .tables import RuleTables, model_passes, tables_for
 __all__ = ["STATUSES", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
 
 STATUSES = ENDGAME_STATUSES  # "won", "unwinnable", "unknown": the one vocabulary, kept in solitaire/endgame.py
-PROBE_SHARE = 0.85  # with two decks or no waste-to-foundation play, depth-first runs get this share of each turn
+DFS_SHARE = 0.95  # depth-first restarts get this share of each turn of the search, best-first the rest
 TIME_SHARE = 0.93  # the search stops at this share of max_seconds, leaving the rest for freeing and replay
 _tables = tables_for  # the name the tests and lessons used before the package
 
@@ -68,13 +68,16 @@ class SolveResult:
 
 
 def probe_share(v: Variant) -> float:
-    """The share of the budget for depth-first search before best-first (measured: benchmarks/bench_solver.py).
+    """The share of each turn of the search that goes to depth-first restarts (``restarts.Turns``), the rest
+    to best-first search (measured with fixed node budgets; figures in benchmarks/bench_vs_ksolve.py).
 
-    One deck with waste-to-foundation plays (Klondike, draw 1 or 3): best-first finds the hard wins, so the
-    probe is short. Two decks or no waste-to-foundation play (SoliJoy): depth-first does much better, above
-    all restarted with a shuffled order (``_Solver.probe``).
+    Restarted depth-first runs find most hard wins (SoliJoy, and Klondike with or without cards back), and
+    since each run skips the states earlier runs proved lost, a proof of unwinnability costs about one run.
+    Best-first still finds some wins that depth-first misses (PySolFC deal 21, draw 3 with cards back: in
+    3,200 states, against more than 150,000 for the restarts), so it keeps a small share; each turn's
+    best-first states are not reused by the depth-first runs, so a proof costs up to that share more.
     """
-    return PROBE_SHARE if v.decks > 1 or not v.waste_to_foundation else 0.0
+    return DFS_SHARE
 
 
 def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int | None = None,
