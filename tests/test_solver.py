@@ -384,8 +384,8 @@ def test_restarts_that_hand_on_lost_states_agree_with_an_exhaustive_search(monke
 
 def test_restarts_keep_a_proof_about_as_cheap_as_one_depth_first_run(monkeypatch):
     """Klondike deal 964 is unwinnable. Restarted depth-first runs skip what earlier runs proved lost, so the
-    proof costs at most a tenth more states than one run that is never restarted (without that hand-on, each
-    restart would search the deal afresh)."""
+    proof costs at most a tenth more states than one run that is never restarted, besides best-first's first
+    slice (without that hand-on, each restart would search the deal afresh)."""
     import solitaire.solver.restarts as restarts
     game = Game(KLONDIKE, 964)
     first_run = restarts.PROBE_NODES
@@ -394,4 +394,4 @@ def test_restarts_keep_a_proof_about_as_cheap_as_one_depth_first_run(monkeypatch
     single = solve(game, max_seconds=None, max_nodes=200_000)
     assert restarted.status == single.status == "unwinnable"
     assert single.nodes > 4 * first_run  # so the restarted search went through several restarts
-    assert restarted.nodes <= 1.1 * single.nodes
+    assert restarted.nodes <= 1.1 * single.nodes + restarts.FIRST_BEST_FIRST

@@ -40,7 +40,7 @@ from .generation import MoveGenerator
 from .options import SolverOptions
 from .pruning import SafeMoves, walled_in
 from .replay import SolverBug, real_moves
-from .restarts import PROBE_NODES, Turns
+from .restarts import FIRST_BEST_FIRST, PROBE_NODES, Turns
 from .search import Budget, OutOfBudget, Search
 from .stock import StockView, talon_reach
 from .tables import RuleTables, model_passes, tables_for
@@ -69,15 +69,22 @@ class SolveResult:
 
 def probe_share(v: Variant) -> float:
     """The share of each turn of the search that goes to depth-first restarts (``restarts.Turns``), the rest
-    to best-first search (measured with fixed node budgets; figures in benchmarks/bench_vs_ksolve.py).
+    to best-first search.
 
     Restarted depth-first runs find most hard wins (SoliJoy, and Klondike with or without cards back), and
-    since each run skips the states earlier runs proved lost, a proof of unwinnability costs about one run.
-    Best-first still finds some wins that depth-first misses (PySolFC deal 21, draw 3 with cards back: in
-    3,200 states, against more than 150,000 for the restarts), so it keeps a small share; each turn's
-    best-first states are not reused by the depth-first runs, so a proof costs up to that share more.
+    since each run skips the states earlier runs proved lost, a proof of unwinnability costs about one run;
+    best-first's states are not reused by the restarts, so a proof costs up to its share more. Measured
+    with fixed node budgets (figures in ``benchmarks/bench_vs_ksolve.py``).
     """
     return DFS_SHARE
+
+
+def first_best_first(v: Variant) -> int:
+    """Best-first's first slice, in states: with one deck and waste-to-foundation plays (Klondike, the Italian
+    game) best-first finds many wins within a few thousand states that the restarts miss; with two decks or
+    without waste-to-foundation play (SoliJoy) depth-first does much better, so best-first gets only its
+    share."""
+    return FIRST_BEST_FIRST if v.decks == 1 and v.waste_to_foundation else 0
 
 
 def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int | None = None,
@@ -171,7 +178,8 @@ class _Solver:
             return "won", autos, flips, 0
         if self.options.walled_in_check and walled_in(state, self.tables, self.tables.variant.foundation_to_tableau):
             return "unwinnable", [], flips, 0
-        turns = Turns(self, state, Budget(max_nodes, deadline), probe_share(self.tables.variant))
+        v = self.tables.variant
+        turns = Turns(self, state, Budget(max_nodes, deadline), probe_share(v), first_best_first(v))
         try:
             line = turns.search()
         except OutOfBudget:

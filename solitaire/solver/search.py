@@ -1,8 +1,8 @@
-"""The search: a depth-first probe, then best-first, over settled states with a transposition table.
+"""The search: depth-first and best-first, over settled states with a transposition table.
 
 Depth-first finds most easy wins in a few dozen states (and, restarted with a shuffled move order, most of
-the two-deck ones: see ``_Solver.probe``); best-first (on "how far from a win" plus the cost of the moves
-that only prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
+the hard ones: see ``restarts``); best-first (on "how far from a win" plus the cost of the moves that only
+prepare) does not get lost in one bad branch. Both stop exactly at the node budget and
 at the deadline, which they check before expanding each state. "unwinnable" means a search ran out of
 states: every pruning rule used is proved to keep some win if there is one.
 """
