@@ -69,17 +69,20 @@ class SolveResult:
 
 def probe_share(v: Variant) -> float:
     """The share of each turn of the search that goes to depth-first restarts (``restarts.Turns``), the rest
-    to best-first search.
+    to best-first search; 0: best-first alone after the probe.
 
-    Restarted depth-first runs find most hard wins (SoliJoy, and Klondike with or without cards back), and
-    since each run skips the states earlier runs proved lost, a proof of unwinnability costs about one run;
-    best-first's states are not reused by the restarts, so a proof costs up to its share more. Measured
-    with 150,000 states a deal against best-first alone after the probe: PySolFC deals 1-52, draw 3 with
-    cards back, 43 decided instead of 41 (no win costs more states); the 64 hardest of deals 1-500 with draw
-    1 and cards back, 37 instead of 28; under the seed rules (450,000 states) 3 of 10 deals that 10 s left
-    unknown are won, and proofs cost 12-16% more states.
+    Restarted depth-first runs find most hard wins of SoliJoy and of Klondike with cards back from the
+    foundations, and since each run skips the states earlier runs proved lost, a proof of unwinnability
+    costs about one run; best-first's states are not reused by the restarts, so a proof costs up to its
+    share more. Measured with 150,000 states a deal against best-first alone after the probe: PySolFC deals
+    1-52, draw 3 with cards back, 43 decided instead of 41 (no win costs more states); the 64 hardest of
+    deals 1-500 with draw 1 and cards back, 37 instead of 28. With one deck and no cards back (Klondike and
+    the Italian game under the seed rules) best-first alone does better: on the 2,000 shipped Klondike deals
+    at 10 s the restarts won 7 deals it left unknown but left 16 of its wins unknown. There the search is the
+    one the shipped rows were made with, state for state.
     """
-    return DFS_SHARE
+    one_deck_no_back = v.decks == 1 and v.waste_to_foundation and not v.foundation_to_tableau
+    return 0.0 if one_deck_no_back else DFS_SHARE
 
 
 def first_best_first(v: Variant) -> int:

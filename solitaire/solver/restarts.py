@@ -122,7 +122,8 @@ class Turns:
         self.lost: set[bytes] = set()
         self.nodes = 0
         self.best = solver.search(budget)
-        self.best.lost = self.lost
+        if dfs_share > 0:  # best-first alone is kept exactly as it was (see ``solitaire.solver.probe_share``)
+            self.best.lost = self.lost
 
     def search(self) -> list | None:
         """The internal moves of a win as [(move, safe moves after it)], None when the deal is unwinnable;
