@@ -8,7 +8,8 @@ from helpers import cards, make
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, Move, endgame
 from solitaire.endgame import (LOST, MOVE_LIMIT, NO_MORE_MOVES, OUTCOMES, REASONS, STATUSES, UNKNOWN, UNWINNABLE,
                                WON, over_reason, progress_possible, safe_foundation_moves, safe_to_foundation)
-from solitaire.moves import DRAW, RECYCLE, apply, explain_illegal, foundation_wants, legal_moves, makes_progress
+from solitaire.explain import explain_illegal
+from solitaire.moves import DRAW, RECYCLE, apply, foundation_wants, legal_moves, makes_progress
 from solitaire.notation import variant_from_text, variant_to_text
 from solitaire.state import deal
 
