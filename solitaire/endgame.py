@@ -53,8 +53,9 @@ def over_reason(p: Position, moves: Sequence[Move] | None = None) -> str | None:
 def progress_possible(p: Position, limit: int = SEARCH_LIMIT, moves: Sequence[Move] | None = None) -> bool:
     """Can play still change the game? False when only draws, recycles and moves that lead nowhere are left.
 
-    Progress is a flip, a waste card played, or more cards on the foundations than now. The search tries the
-    column and foundation moves that make none of these (at most ``limit`` arrangements; past that it gives
+    Progress is a flip, a waste card played, or more cards on the foundations than now. First a quick proof
+    (``never_progress``) looks for a reason why none of these could ever happen; failing that, the search tries
+    the column and foundation moves that make none of them (at most ``limit`` arrangements; past that it gives
     up and answers True, keeping the game open). ``moves`` may pass ``legal_moves(p)`` when it is known.
 
     >>> from solitaire import KLONDIKE, deal
