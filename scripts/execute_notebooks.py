@@ -6,7 +6,7 @@ A widget output that also carries a picture (the card table's SVG) is saved as t
 """
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
@@ -33,11 +33,17 @@ def execute(path: Path) -> float:
     return seconds
 
 
-def main(args: list[str]) -> None:
-    paths = [Path(a) for a in args] or sorted(Path(__file__).parent.parent.joinpath("notebooks").glob("[0-9]*.ipynb"))
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebooks", nargs="*", type=Path, help="lessons to execute (default: every lesson)")
+    paths = parser.parse_args().notebooks
+    paths = paths or sorted(Path(__file__).parent.parent.joinpath("notebooks").glob("[0-9]*.ipynb"))
+    missing = [str(path) for path in paths if not path.is_file()]
+    if missing:
+        parser.error(f"no such notebook: {', '.join(missing)}")
     for path in paths:
         print(f"{path.name}: {execute(path):.1f} s", flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -7,7 +7,8 @@ draws, recycles and the moves that lead nowhere. Read it in this order:
 * the vocabulary: ``WON``, ``NO_MORE_MOVES`` (``over_reason``), ``LOST``, ``MOVE_LIMIT`` (a played game's
   record), ``UNWINNABLE``, ``UNKNOWN`` (a solver's verdict);
 * ``over_reason`` and ``progress_possible``, the one source of truth for "is the game over";
-* their helpers ``reachable_waste_tops``, ``accepted_cards`` and the search over arrangements;
+* their helpers: ``never_progress`` (a quick proof that nothing can ever make progress), the search over
+  arrangements, ``reachable_waste_tops`` and ``accepted_cards``;
 * ``safe_foundation_moves``: foundation moves that can never spoil a game.
 """
 from __future__ import annotations
@@ -52,8 +53,9 @@ def over_reason(p: Position, moves: Sequence[Move] | None = None) -> str | None:
 def progress_possible(p: Position, limit: int = SEARCH_LIMIT, moves: Sequence[Move] | None = None) -> bool:
     """Can play still change the game? False when only draws, recycles and moves that lead nowhere are left.
 
-    Progress is a flip, a waste card played, or more cards on the foundations than now. The search tries the
-    column and foundation moves that make none of these (at most ``limit`` arrangements; past that it gives
+    Progress is a flip, a waste card played, or more cards on the foundations than now. First a quick proof
+    (``never_progress``) looks for a reason why none of these could ever happen; failing that, the search tries
+    the column and foundation moves that make none of them (at most ``limit`` arrangements; past that it gives
     up and answers True, keeping the game open). ``moves`` may pass ``legal_moves(p)`` when it is known.
 
     >>> from solitaire import KLONDIKE, deal
@@ -69,7 +71,46 @@ def progress_possible(p: Position, limit: int = SEARCH_LIMIT, moves: Sequence[Mo
             return True  # a stock or waste card fits somewhere, and drawing brings every one of them up
         # Drawing cycles through every stock and waste card, so only which cards they are matters.
         p = p._replace(stock=tuple(sorted(p.stock + p.waste)), waste=(), recycles=0)
-    return search(p, limit) is not False
+    return not never_progress(p) and search(p, limit) is not False
+
+
+def never_progress(p: Position) -> bool:
+    """A quick proof that play can never make progress again (True), before any search; False: no proof.
+
+    Until the next progress the columns hold the same cards and the foundations stay as they are, so a card
+    can come to the top of a column only when the card lying on it moves away, onto a card that can be on
+    top somewhere else, or onto an empty column. Starting from today's tops, this collects every card that
+    could ever be on top, and whether a column could ever be emptied: more than play can do, never less. If
+    even then no face-down card can be uncovered, no top card is wanted by a foundation and no card the stock
+    can bring up fits anywhere, nothing can make progress. (Not used where cards come back from foundations.)
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> never_progress(deal(KLONDIKE, 1))
+    False
+    """
+    r, v = rules(p.variant), p.variant
+    if v.foundation_to_tableau:
+        return False
+    ups = [(col[h:], h) for col, h in zip(p.columns, p.hidden)]  # each column's face-up cards, bottom first
+    tops, empty = {up[-1] for up, _ in ups if up}, any(not up and h == 0 for up, h in ups)
+
+    def can_move(c: Card) -> bool:  # onto a card that can be on top, or onto an empty column
+        return not tops.isdisjoint(r.parents[c]) or empty and r.empty_ok[c]
+
+    grown = True
+    while grown:
+        grown = False
+        for up, h in ups:
+            for under, on in zip(up, up[1:]):
+                if under not in tops and can_move(on):
+                    tops.add(under)
+                    grown = True
+            if up and h == 0 and not empty and can_move(up[0]):
+                empty = grown = True
+    uncovers = any(h and (not up or can_move(up[0])) for up, h in ups)  # (a face-down top card can be flipped)
+    wanted = foundation_wants(p)
+    stock_fits = any(can_move(c) or v.waste_to_foundation and c in wanted for c in reachable_waste_tops(p))
+    return not (uncovers or not tops.isdisjoint(wanted) or stock_fits)
 
 
 @lru_cache(maxsize=4096)

@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 
 from .cards import Card, InvalidCardError, full_deck, parse_card
 from .game import Game
-from .moves import Move, apply, explain_illegal, is_won, legal_moves, rules
+from .explain import explain_illegal
+from .moves import Move, apply, is_won, legal_moves, rules
 from .state import Position, deal, observe, shuffled_deck
 from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Variant
 

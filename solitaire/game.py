@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .endgame import WON, over_reason
-from .moves import IllegalMoveError, Move, apply, explain_illegal, legal_moves
+from .explain import explain_illegal
+from .moves import IllegalMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
 

@@ -1,4 +1,4 @@
-"""Moves: what may be played (``legal_moves``), what it does (``apply``), and why not (``explain_illegal``).
+"""Moves: what may be played (``legal_moves``) and what it does (``apply``).
 
 Read it in this order:
 
@@ -10,9 +10,9 @@ Read it in this order:
    ``makes_progress`` (does a move change the game, or lead nowhere?).
 4. ``legal_moves``: one small function per kind of move, put together in a fixed order.
 5. ``apply``: one small function per kind of move; each returns a new position and leaves the old one be.
-6. ``explain_illegal``: one check per rule, in a student's words.
 
-How the game ends is decided in ``solitaire.endgame``.
+Two second readings build on it: ``solitaire.explain`` says why a move is illegal, in a student's words, and
+``solitaire.endgame`` decides how the game ends.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from .cards import ALL_CARDS, Card, quote
 from .state import Observation, Position
-from .variants import Variant, rank_phrase
+from .variants import Variant
 
 DRAW, RECYCLE, FLIP = "draw", "recycle", "flip"
 WASTE_TO_COLUMN, WASTE_TO_FOUNDATION = "w>t", "w>f"
@@ -49,7 +49,7 @@ _PATTERNS = {kind: re.compile(text.replace(" ", "").replace("{n}", "(?::{n})?").
     s=r"(?P<s>\d{1,3})", t=r"(?P<t>\d{1,3})", n=r"(?P<n>\d{1,3})")) for kind, text in _TEXT.items()}
 _MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
 # Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
-_ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
+ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
            COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
            FOUNDATION_TO_COLUMN: ("foundation", "column")}
 
@@ -292,10 +292,16 @@ def _stock_moves(p: Position, r: Rules) -> list[Move]:
     """Draw while the stock holds cards; then recycle the waste, while passes are left."""
     if p.stock:
         return [r.moves[DRAW, -1, -1, 1]]
-    return [r.moves[RECYCLE, -1, -1, 1]] if p.waste and _passes_left(p) else []
+    return [r.moves[RECYCLE, -1, -1, 1]] if p.waste and passes_left(p) else []
 
 
-def _passes_left(p: Position) -> bool:
+def passes_left(p: Position) -> bool:
+    """May the waste still be turned over into a new stock (the variant's ``passes`` are not used up)?
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> passes_left(deal(KLONDIKE, 1))  # Klondike allows unlimited passes
+    True
+    """
     return p.variant.passes is None or p.recycles < p.variant.passes - 1
 
 
@@ -330,9 +336,9 @@ def _one_less(hidden: tuple[int, ...], s: int) -> tuple[int, ...]:
 
 
 def _move_cards(p: Position, m: Move) -> Position:
-    """Every other move takes cards off one pile and puts them on another: ``_ROUTES`` says which."""
+    """Every other move takes cards off one pile and puts them on another: ``ROUTES`` says which."""
     kind, s, t, k = m
-    source, target = _ROUTES[kind]
+    source, target = ROUTES[kind]
     waste, founds, cols, hidden = p.waste, p.foundations, list(p.columns), p.hidden
     if source == "waste":
         cards, waste = waste[-1:], waste[:-1]
@@ -351,117 +357,3 @@ def _move_cards(p: Position, m: Move) -> Position:
 
 
 _APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip}  # the other kinds move cards from pile to pile
-
-
-# --- 6. why a move is illegal: one check per rule --------------------------------------------------
-def explain_illegal(p: Position, m: Move) -> str | None:
-    """Why ``m`` breaks the rules in ``p``, in a student's words; None if it is legal.
-
-    >>> from solitaire import KLONDIKE, deal
-    >>> explain_illegal(deal(KLONDIKE, 1), Move.from_text("t1>t9"))
-    'there is no column 9: columns are t1 to t7'
-    """
-    if m.kind in STOCK_MOVES:
-        return _why_not_stock(p, m)
-    why = _why_not_there(p, m)
-    if why or m.kind == FLIP:
-        return why or _why_not_flip(p, m.source)
-    moving, why = _moving_cards(p, m)
-    if why:
-        return why
-    if m.kind in (WASTE_TO_FOUNDATION, COLUMN_TO_FOUNDATION):
-        return _why_not_to_foundation(p, moving[0])
-    return _why_not_onto_column(p, moving[0], m.target)
-
-
-def _why_not_stock(p: Position, m: Move) -> str | None:
-    v = p.variant
-    if v.draw_only_when_stuck:
-        progress = next((move for move in legal_moves(p) if makes_progress(p, move)), None)
-        if progress is not None:
-            return f"in {v.name} you may {m.kind} only when no move that makes progress is left, and {progress} is possible"
-    if m.kind == DRAW:
-        return "the stock is empty: recycle the waste to turn it into a new stock" if not p.stock else None
-    if p.stock:
-        return "you may recycle only when the stock is empty: draw the remaining cards first"
-    if not p.waste:
-        return "the waste is empty: there is nothing to recycle"
-    if not _passes_left(p):
-        return f"{v.name} allows only {v.passes} pass(es) through the stock, and they are used up"
-    return None
-
-
-def _why_not_there(p: Position, m: Move) -> str | None:
-    """The move names a column or foundation the table does not have (columns are checked first)."""
-    sizes = {"column": (len(p.columns), "t"), "foundation": (len(p.foundations), "f")}
-    for pile, (n, letter) in sizes.items():
-        for index, named in zip((m.source, m.target), _ROUTES[m.kind]):
-            if named == pile and not 0 <= index < n:
-                return f"there is no {pile} {index + 1}: {pile}s are {letter}1 to {letter}{n}"
-    return None
-
-
-def _why_not_flip(p: Position, s: int) -> str | None:
-    col, h, v = p.columns[s], p.hidden[s], p.variant
-    if not col:
-        return f"column {s + 1} is empty: there is nothing to flip"
-    if len(col) > h:
-        return f"the top card of column {s + 1} ({col[-1]}) is already face up"
-    return f"{v.name} turns face-down cards automatically" if v.auto_flip else None
-
-
-def _moving_cards(p: Position, m: Move) -> tuple[tuple[Card, ...], str | None]:
-    """The cards ``m`` picks up (bottom first), or why it cannot pick them up."""
-    v, source = p.variant, _ROUTES[m.kind][0]
-    if source == "waste":
-        if not p.waste:
-            return (), "the waste is empty: draw a card from the stock first"
-        if m.kind == WASTE_TO_FOUNDATION and not v.waste_to_foundation:
-            return (), f"in {v.name} the waste card may go only to a column, not to a foundation"
-        return p.waste[-1:], None
-    if source == "foundation":
-        if not v.foundation_to_tableau:
-            return (), f"in {v.name} cards never come back from a foundation"
-        if not p.foundations[m.source]:
-            return (), f"foundation {m.source + 1} is empty"
-        return p.foundations[m.source][-1:], None
-    return _moving_build(p, m)
-
-
-def _moving_build(p: Position, m: Move) -> tuple[tuple[Card, ...], str | None]:
-    """The top ``m.count`` cards of column ``m.source``, if they may move as one build."""
-    col, h, s = p.columns[m.source], p.hidden[m.source], m.source + 1
-    if not col:
-        return (), f"column {s} is empty: there is no card to move"
-    if len(col) == h:
-        return (), f"the top card of column {s} is face down: flip it first (flip t{s})"
-    if m.count < 1 or m.count > len(col) - h:
-        return (), f"column {s} has {len(col) - h} face-up card(s), so it cannot move {m.count}"
-    moving = col[-m.count:]
-    for below, above in zip(moving, moving[1:]):
-        if below not in rules(p.variant).parents[above]:
-            return (), f"{above} on {below} is not part of a build, so those {m.count} cards cannot move as one"
-    if m.kind == COLUMN_TO_COLUMN and m.source == m.target:
-        return (), "a card cannot move onto its own column"
-    return moving, None
-
-
-def _why_not_to_foundation(p: Position, c: Card) -> str | None:
-    """A foundation takes the next card of its suit; an empty one takes only a first-rank card."""
-    if foundation_for(p, c) >= 0:
-        return None
-    v = p.variant
-    return (f"{c} cannot go to a foundation: a foundation takes the next card of its suit (in the order "
-            f"{' '.join(v.ranks)}), and an empty one takes only {rank_phrase(v.ranks[0])}")
-
-
-def _why_not_onto_column(p: Position, c: Card, t: int) -> str | None:
-    """A column takes a card that may sit on its face-up top card; an empty column, what the variant allows."""
-    target, v = p.columns[t], p.variant
-    if not target:
-        return None if rules(v).empty_ok[c] else f"{c} cannot go on the empty column {t + 1}: {v.empty_column_rule()}"
-    if len(target) == p.hidden[t]:
-        return f"the top card of column {t + 1} is face down: nothing can go on it"
-    if target[-1] not in rules(v).parents[c]:
-        return f"{c} cannot go on {target[-1]}: {v.column_rule()}"
-    return None

@@ -17,7 +17,8 @@ from dataclasses import asdict, fields, replace
 from typing import NamedTuple
 
 from .cards import Card, InvalidCardError, full_deck, parse_card, quote
-from .moves import InvalidMoveError, Move, apply, explain_illegal, legal_moves, rules
+from .explain import explain_illegal
+from .moves import InvalidMoveError, Move, apply, legal_moves, rules
 from .state import Pile, Position, deal
 from .variants import VARIANTS, Variant, get_variant
 

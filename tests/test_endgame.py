@@ -8,7 +8,8 @@ from helpers import cards, make
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, Move, endgame
 from solitaire.endgame import (LOST, MOVE_LIMIT, NO_MORE_MOVES, OUTCOMES, REASONS, STATUSES, UNKNOWN, UNWINNABLE,
                                WON, over_reason, progress_possible, safe_foundation_moves, safe_to_foundation)
-from solitaire.moves import DRAW, RECYCLE, apply, explain_illegal, foundation_wants, legal_moves, makes_progress
+from solitaire.explain import explain_illegal
+from solitaire.moves import DRAW, RECYCLE, apply, foundation_wants, legal_moves, makes_progress
 from solitaire.notation import variant_from_text, variant_to_text
 from solitaire.state import deal
 
@@ -185,7 +186,7 @@ CHECKED = {"klondike": KLONDIKE, "klondike draw 3": replace(KLONDIKE, draw=3),
            "klondike, cards back": replace(KLONDIKE, foundation_to_tableau=True),
            "klondike, build any": replace(KLONDIKE, build="any", empty_column_ranks=None), "solijoy": SOLIJOY,
            "italian": ITALIAN, "italian, 2 passes": replace(ITALIAN, passes=2), "italian strict draw": STRICT}
-EXACT = {"klondike", "klondike draw 3", "klondike draw 3, 2 passes", "italian", "italian, 2 passes",
+EXACT = {"klondike", "klondike draw 3", "klondike draw 3, 2 passes", "solijoy", "italian", "italian, 2 passes",
          "italian strict draw"}  # where "goes on" must never be said of a game that is over
 
 
@@ -198,3 +199,65 @@ def test_over_reason_agrees_with_an_exhaustive_search_on_late_positions(name):
     if name in EXACT:
         assert not [p for p, (said, truth) in zip(positions, verdicts) if said is None and truth is False]
     assert any(said == NO_MORE_MOVES for said, _ in verdicts) or name.startswith(("solijoy", "klondike, build"))
+
+
+# --- the quick proof that play can never make progress -------------------------------------------------------
+# Late in random game 0 of SoliJoy: no empty column can be made, and builds shuffle between the two decks'
+# equal cards; more than 100,000 arrangements are reachable, so the bounded search gives up on it.
+STUCK_SOLIJOY = """\
+variant: solijoy
+recycles: 0
+stock: <4♣> <7♣> <K♣> <3♦> <9♦> <J♦> <K♦> <8♥> <10♥> <K♥> <4♠> <5♠> <9♠> <10♠> <Q♠>
+waste:
+f1: A♣ 2♣ 3♣
+f2: A♣
+f3: A♠ 2♠ 3♠
+f4: A♦ 2♦ 3♦ 4♦ 5♦
+f5: A♥ 2♥ 3♥ 4♥ 5♥ 6♥
+f6: A♦ 2♦
+f7: A♠ 2♠ 3♠
+f8:
+t1: K♠ Q♦ J♠ 10♥ 9♠ 8♦ 7♠ 6♥ 5♣
+t2: Q♣ J♥ 10♣ 9♥ 8♣ 7♥ 6♣ 5♥ 4♣ 3♥
+t3: K♥ Q♠ J♦ 10♠ 9♥ 8♠
+t4: Q♦ J♣ 10♦ 9♣ 8♥ 7♠
+t5: K♠ Q♥
+t6: 5♠ 4♦ 3♣ 2♥
+t7: 8♣ 7♥ 6♠
+t8: <7♦> K♦ Q♣ J♥ 10♣ 9♦ 8♠ 7♦ 6♣
+t9: <A♥> <5♦> <J♠> <2♣> <4♠> <6♦> <6♠> K♣ Q♥ J♣ 10♦ 9♣ 8♦ 7♣ 6♦ 5♣ 4♥
+"""
+
+
+def test_the_quick_proof_ends_a_stuck_solijoy_game_that_the_search_cannot_decide():
+    p = Game.from_text(STUCK_SOLIJOY).position
+    assert endgame.search.__wrapped__(p, endgame.SEARCH_LIMIT) is None  # too many arrangements to search
+    assert endgame.never_progress(p) and over_reason(p) == NO_MORE_MOVES
+    g = Game.from_position(p)
+    assert g.is_over() and g.over_reason() == NO_MORE_MOVES
+
+
+def test_the_quick_proof_is_never_wrong():
+    """Wherever ``never_progress`` says play can never make progress, an exhaustive search agrees.
+
+    Random games of every checked variant, each played until the first proof (the game is over then)."""
+    rng, proved = random.Random(5), {}
+    for name, variant in CHECKED.items():
+        for seed in range(6):
+            p = deal(variant, seed)
+            for _ in range(1500):
+                moves = legal_moves(p)
+                if endgame.never_progress(p):
+                    assert progress_reachable(p, cap=5_000) is not True, (name, p)
+                    proved[name] = proved.get(name, 0) + 1
+                    break
+                p = apply(p, rng.choice(moves))
+    assert sum(proved.values()) >= 20 and len(proved) >= 5, proved
+
+
+def test_the_quick_proof_finds_progress_it_cannot_rule_out():
+    p = deal(SOLIJOY, 1)
+    assert not endgame.never_progress(p)  # the deal: cards fit, columns can be emptied
+    stuck = Game.from_text(STUCK_SOLIJOY).position
+    freed = stuck._replace(columns=stuck.columns[:6] + ((),) + stuck.columns[7:], hidden=stuck.hidden)
+    assert not endgame.never_progress(freed)  # with an empty column, any stock card can be played

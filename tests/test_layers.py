@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "solitaire"
-CORE = ["cards", "variants", "state", "moves", "endgame"]
+CORE = ["cards", "variants", "state", "moves", "explain", "endgame"]
 CORE_MODULES = {"solitaire"} | {f"solitaire.{m}" for m in CORE}
 
 

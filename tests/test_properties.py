@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, Move
 from solitaire.cards import full_deck
 from solitaire.endgame import over_reason
-from solitaire.moves import apply, explain_illegal, legal_moves
+from solitaire.explain import explain_illegal
+from solitaire.moves import apply, legal_moves
 from solitaire.state import Position
 
 VARIANTS = [KLONDIKE, SOLIJOY, ITALIAN, replace(KLONDIKE, draw=3, foundation_to_tableau=True),

@@ -8,7 +8,8 @@ from helpers import cards, make
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, IllegalMoveError, InvalidMoveError, Move, Variant
 from solitaire.cards import full_deck
 from solitaire.endgame import over_reason
-from solitaire.moves import apply, explain_illegal, legal_moves
+from solitaire.explain import explain_illegal
+from solitaire.moves import apply, legal_moves
 
 
 def moves_of(p):
