@@ -107,8 +107,8 @@ class Turns:
     search (resumed where it stopped) and depth-first restarts with a shuffled order, every slice twice the
     one before; depth-first runs get ``dfs_share`` of each turn (none: best-first alone after the probe).
     Best-first's first slice is at least ``first_best`` states: with one deck, many wins that the probe
-    misses, it finds within a few thousand states (PySolFC deal 21 with draw 3 and cards back, in 200;
-    Klondike deal 18 under the seed rules, in 7,430), where the restarts may take far longer.
+    misses, it finds within a few thousand states (PySolFC deal 21 with draw 3 and cards back, in 200),
+    where the restarts may take far longer (more than 150,000 states for that deal).
 
     Every slice stops at the node budget and the deadline, so the budget is kept exactly. Best-first is one
     search that goes on from turn to turn; the restarts hand it the states they proved lost, and it hands
