@@ -69,8 +69,16 @@ def ksolve_row(draw: int, deal: int, layout: str, states: int) -> dict:
 
 
 def deal_numbers(text: str) -> list[int]:
-    first, _, last = text.partition("-")
-    return list(range(int(first), int(last or first) + 1))
+    """Deal numbers from "1-500", "12,15,19" or a mix ("1-52,61,91-99").
+
+    >>> deal_numbers("1-3,7")
+    [1, 2, 3, 7]
+    """
+    numbers = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        numbers += range(int(first), int(last or first) + 1)
+    return numbers
 
 
 def read_rows(path: str | None) -> list[dict]:
@@ -137,7 +145,7 @@ def summary(rows: list[dict], configs: list[str]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", default="1-60", help="PySolFC deal numbers, e.g. 1-500")
+    parser.add_argument("--deals", default="1-60", help="PySolFC deal numbers, e.g. 1-500 or 12,15,19")
     parser.add_argument("--seconds", type=float, default=10.0, help="the kit's budget per deal")
     parser.add_argument("--nodes", type=int, help="give the kit this many states per deal instead of --seconds "
                         "(the same answers on any machine, whatever its load)")
