@@ -15,6 +15,11 @@ Rows go to ``--csv`` as they finish; a rerun with the same file skips the finish
 ``--ksolve-only`` / ``--kit-only`` fill in one solver's rows at a time. The
 summary gives, per configuration and solver: deals, won, unwinnable, unknown, decided share, median and mean
 seconds per deal; and the contradictions (one solver proves unwinnable what the other wins).
+
+Measured on deals 1-500 with cards back, 10 s per deal (``--kit-only``, one deal at a time on a loaded
+2-core machine), before and after the restarts kept their proofs (issue 11): draw 1, 93.0% decided (35
+unknown) and then 95.6% (22 unknown), median 0.014 s and 0.006 s; draw 3, 83.0% (85 unknown) and then 88.8%
+(56 unknown), median 0.032 s and 0.012 s. No deal changed between won and unwinnable.
 """
 from __future__ import annotations
 
