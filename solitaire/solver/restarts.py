@@ -41,10 +41,6 @@ FIRST_BEST_FIRST = 3 * PROBE_NODES  # best-first's first slice for one deck (``_
 WON = -1  # what ``prove`` returns when it found a win (a low number is never negative)
 
 
-def _first(item) -> float:
-    return item[0]
-
-
 class ProvingSearch(Search):
     """A depth-first run that records in ``lost`` (shared by the runs of one solve) the states it proves lost."""
 
@@ -65,13 +61,7 @@ class ProvingSearch(Search):
         mine = low = len(self.number)
         self.number[key] = mine
         self.open.append(key)
-        wanted = self.codec.wanted(state[1])
-        kids = self.generator.children(state, wanted, restriction)
-        if self.jitter is None:
-            kids.sort(key=_first)
-        else:
-            draw = self.jitter.random
-            kids.sort(key=lambda kid: kid[0] + 0.999 * draw())
+        wanted, kids = self.ordered_children(state, restriction)
         for _, move, child, column, then in kids:
             autos: list = []
             child = self.settled_child(child, column, wanted, autos)

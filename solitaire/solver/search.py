@@ -108,10 +108,9 @@ class Search:
             self.off_cycle.setdefault(prefix, []).append((place, k))
         return None
 
-    def dfs(self, state, restriction: bytes = b"") -> bool:
-        """Depth-first search from a settled state already in ``seen``; True when a win is found (its moves
-        are then in ``path``)."""
-        self.budget.spend()
+    def ordered_children(self, state, restriction: bytes) -> tuple[set[int], list]:
+        """(the foundations' wanted cards, the children in the order a depth-first run tries them): cheapest
+        first, or with ``jitter`` shuffled among children of the same cost."""
         wanted = self.codec.wanted(state[1])
         kids = self.generator.children(state, wanted, restriction)
         if self.jitter is None:
@@ -119,6 +118,13 @@ class Search:
         else:
             draw = self.jitter.random
             kids.sort(key=lambda kid: kid[0] + 0.999 * draw())
+        return wanted, kids
+
+    def dfs(self, state, restriction: bytes = b"") -> bool:
+        """Depth-first search from a settled state already in ``seen``; True when a win is found (its moves
+        are then in ``path``)."""
+        self.budget.spend()
+        wanted, kids = self.ordered_children(state, restriction)
         for _, move, child, column, then in kids:
             autos: list = []
             child = self.settled_child(child, column, wanted, autos)
