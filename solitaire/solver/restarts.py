@@ -96,7 +96,9 @@ class Turns:
     """The schedule of one solve: a depth-first probe in the natural move order, then turns of best-first
     search (resumed where it stopped) and depth-first restarts with a shuffled order, every slice twice the
     one before; depth-first runs get ``dfs_share`` of each turn (none: best-first alone after the probe).
-    Best-first's first slice is at least ``first_best`` states: with one deck, many wins that the probe
+    With several move ``costs`` there is one best-first search for each, and each gets its slice in every
+    turn (with no depth-first share, slices that double from ``first_best``): the searches order the same
+    states differently, so each finds early wins that the other misses. Best-first's first slice is at least ``first_best`` states: with one deck, many wins that the probe
     misses, it finds within a few thousand states (PySolFC deal 21 with draw 3 and cards back, in 200),
     where the restarts may take far longer (more than 150,000 states for that deal).
 
@@ -106,31 +108,46 @@ class Turns:
     are complete depth-first searches, and best-first only skips states proved lost.
     """
 
-    def __init__(self, solver, root, budget, dfs_share: float, first_best: int = 0) -> None:
+    def __init__(self, solver, root, budget, dfs_share: float, first_best: int = 0,
+                 costs: tuple = ()) -> None:
         self.solver, self.root, self.budget, self.dfs_share = solver, root, budget, dfs_share
         self.first_best = first_best
         self.lost: set[bytes] = set()
         self.nodes = 0
-        self.best = solver.search(budget)
-        if dfs_share > 0:  # best-first alone is kept exactly as it was (see ``solitaire.solver.probe_share``)
-            self.best.lost = self.lost
+        self.bests = []
+        for cost in costs or (None,):
+            best = solver.search(budget)
+            if cost is not None:
+                best.move_cost = cost
+            if dfs_share > 0 or len(costs) > 1:  # a lone best-first search is kept exactly as it was
+                best.lost = self.lost
+            self.bests.append(best)
 
     def search(self) -> list | None:
         """The internal moves of a win as [(move, safe moves after it)], None when the deal is unwinnable;
         OutOfBudget when the budget ran out first (``nodes`` is then what was spent)."""
         restart, unit = 0, PROBE_NODES
+        found = self._depth_first(restart, unit)
+        if found is not None:
+            return found or None
+        if self.dfs_share <= 0 and len(self.bests) == 1:
+            return self._best_first(self.bests[0], None) or None
+        size = self.first_best or unit
         while True:
-            found = self._depth_first(restart, unit)
-            if found is not None:
-                return found or None
             unit *= 2
             restart += 1
-            if self.dfs_share <= 0:
-                return self._best_first(None) or None
-            size = int(unit * (1 - self.dfs_share) / self.dfs_share)
-            found = self._best_first(max(size, self.first_best) if restart == 1 else size)
-            if found is not None:
-                return found or None
+            if self.dfs_share > 0:
+                size = max(int(unit * (1 - self.dfs_share) / self.dfs_share), self.first_best if restart == 1 else 0)
+            for best in self.bests:
+                found = self._best_first(best, size)
+                if found is not None:
+                    return found or None
+            if self.dfs_share > 0:
+                found = self._depth_first(restart, unit)
+                if found is not None:
+                    return found or None
+            else:
+                size *= 2
 
     def _slice(self, size: int | None):
         """A budget for the next slice: ``size`` more nodes at most (None: the rest), the same deadline."""
@@ -162,13 +179,13 @@ class Turns:
         self.nodes = budget.nodes
         return search.path if won else []
 
-    def _best_first(self, size: int | None):
-        """Best-first search for ``size`` more nodes: its line, [] when it proved the deal unwinnable, None
-        when its slice ran out."""
+    def _best_first(self, best, size: int | None):
+        """Best-first search ``best`` for ``size`` more nodes: its line, [] when it proved the deal
+        unwinnable, None when its slice ran out."""
         budget = self._slice(size)
-        self.best.budget = budget
+        best.budget = budget
         try:
-            line = self.best.best_first(self.root)
+            line = best.best_first(self.root)
         except OutOfBudget:
             self._spent(budget)
             return None
