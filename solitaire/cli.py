@@ -45,10 +45,17 @@ def _variant(text: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: experiment, solve, hint and chance, each with its own options and an example."""
     parser = argparse.ArgumentParser(
         prog="python -m solitaire", description="Klondike-family solitaire: win-rate experiments and a solver.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add_command in (_add_experiment, _add_solve, _add_hint, _add_chance):
+        add_command(commands)
+    return parser
 
+
+def _add_experiment(commands: argparse._SubParsersAction) -> None:
+    """The experiment command: many deals, several strategies, a summary row each."""
     ex = commands.add_parser(
         "experiment", help="play many deals with several strategies and print win rates",
         description="Play deals 0..N-1 (or from --first-seed) of each variant with each strategy, in parallel, "
@@ -80,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
     ex.set_defaults(handler=_experiment)
 
+
+def _add_solve(commands: argparse._SubParsersAction) -> None:
+    """The solve command: the solver's line for one position."""
     so = commands.add_parser(
         "solve", help="solve one deal (or a saved position) and print the moves",
         description="Search for a winning line of play. Prints the status (won, unwinnable or unknown when the "
@@ -91,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="limit on positions searched (default: none)")
     so.set_defaults(handler=_solve)
 
+
+def _add_hint(commands: argparse._SubParsersAction) -> None:
+    """The hint command: one strategy's move and its reason."""
     hi = commands.add_parser(
         "hint", help="the move a strategy would play in one deal (or a saved position), and why",
         description="Ask a strategy for its move and its reason in one sentence. The strategies see only what "
@@ -102,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
                                              "use the solve command)")
     hi.set_defaults(handler=_hint)
 
+
+def _add_chance(commands: argparse._SubParsersAction) -> None:
+    """The chance command: the win chance of a position without seeing the face-down cards."""
     ch = commands.add_parser(
         "chance", help="the chance to win from a deal (or a saved position) without seeing the face-down cards",
         description="Deal the unseen cards at random in ways consistent with what the player has seen, solve "
@@ -115,7 +131,6 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument("--max-nodes", type=_whole(1), default=5000, metavar="N",
                     help="solver limit on positions searched per layout (default: 5000)")
     ch.set_defaults(handler=_chance)
-    return parser
 
 
 def _add_position_arguments(command: argparse.ArgumentParser) -> None:
