@@ -40,9 +40,8 @@ from .generation import MoveGenerator
 from .options import SolverOptions
 from .pruning import SafeMoves, walled_in
 from .replay import SolverBug, real_moves
-from .restarts import FIRST_BEST_FIRST, PROBE_NODES, Turns
-from .search import DRAW_MANY_COST, WEIGHTS
-from .search import Budget, OutOfBudget, Search
+from .restarts import FIRST_BEST_FIRST, Turns
+from .search import DRAW_MANY_COST, WEIGHTS, Budget, OutOfBudget, Search
 from .stock import StockView, talon_reach
 from .tables import RuleTables, model_passes, tables_for
 
@@ -199,7 +198,8 @@ class _Solver:
         if self.options.walled_in_check and walled_in(state, self.tables, self.tables.variant.foundation_to_tableau):
             return "unwinnable", [], flips, 0
         v = self.tables.variant
-        turns = Turns(self, state, Budget(max_nodes, deadline), probe_share(v), first_best_first(v), best_first_costs(v))
+        turns = Turns(self, state, Budget(max_nodes, deadline), probe_share(v), first_best_first(v),
+                      best_first_costs(v))
         try:
             line = turns.search()
         except OutOfBudget:

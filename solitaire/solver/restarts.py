@@ -98,9 +98,10 @@ class Turns:
     one before; depth-first runs get ``dfs_share`` of each turn (none: best-first alone after the probe).
     With several move ``costs`` there is one best-first search for each, and each gets its slice in every
     turn (with no depth-first share, slices that double from ``first_best``): the searches order the same
-    states differently, so each finds early wins that the other misses. Best-first's first slice is at least ``first_best`` states: with one deck, many wins that the probe
-    misses, it finds within a few thousand states (PySolFC deal 21 with draw 3 and cards back, in 200),
-    where the restarts may take far longer (more than 150,000 states for that deal).
+    states differently, so each finds early wins that the other misses. Best-first's first slice is at least
+    ``first_best`` states: with one deck, many wins that the probe misses, it finds within a few thousand
+    states (PySolFC deal 21 with draw 3 and cards back, in 200), where the restarts may take far longer
+    (more than 150,000 states for that deal).
 
     Every slice stops at the node budget and the deadline, so the budget is kept exactly. Best-first is one
     search that goes on from turn to turn; the restarts hand it the states they proved lost, and it hands
@@ -114,7 +115,7 @@ class Turns:
         self.first_best = first_best
         self.lost: set[bytes] = set()
         self.nodes = 0
-        self.bests = []
+        self.bests: list[Search] = []
         for cost in costs or (None,):
             best = solver.search(budget)
             if cost is not None:
@@ -137,7 +138,9 @@ class Turns:
             unit *= 2
             restart += 1
             if self.dfs_share > 0:
-                size = max(int(unit * (1 - self.dfs_share) / self.dfs_share), self.first_best if restart == 1 else 0)
+                size = int(unit * (1 - self.dfs_share) / self.dfs_share)
+                if restart == 1:
+                    size = max(size, self.first_best)
             for best in self.bests:
                 found = self._best_first(best, size)
                 if found is not None:
