@@ -6,7 +6,7 @@
 A code cell tagged ``solution`` becomes a stub: each top-level ``def`` keeps its signature and
 docstring with a body that raises NotImplementedError, each top-level assignment becomes
 ``name = ...``, and a ``# your code here`` line marks where to write. The exercise checker
-(``solitaire.exercises.check``) recognises both stubs and says "not answered yet", so a student
+(``solitaire.lessons.check``) recognises both stubs and says "not answered yet", so a student
 copy runs top to bottom without a traceback. Every output and execution count is removed.
 """
 from __future__ import annotations

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from helpers import uncover_first
 
-from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Card, Game, deal, exercises, legal_moves, solve
-from solitaire.exercises import EXERCISES, PYSOL_DEAL, PYSOL_LAYOUT, check, question
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Card, Game, deal, legal_moves, solve
+from solitaire.lessons import lesson05, lesson06
+from solitaire.lessons import EXERCISES, check, question
+from solitaire.lessons.lesson04 import PYSOL_DEAL, PYSOL_LAYOUT
 from solitaire.moves import rules
 from solitaire.state import shuffled_deck
 
@@ -213,7 +215,7 @@ _uncover_first = uncover_first  # flips, uncovering moves, foundations, the wast
 
 def _wins(strategy) -> int:
     from solitaire.strategies import play_game
-    return sum(play_game("klondike", s, strategy, max_moves=1500).outcome == "won" for s in exercises.STRATEGY_DEALS)
+    return sum(play_game("klondike", s, strategy, max_moves=1500).outcome == "won" for s in lesson05.STRATEGY_DEALS)
 
 
 def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: pytest.CaptureFixture) -> None:
@@ -223,7 +225,7 @@ def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: p
     assert greedy_wins > random_wins
     ok, out = feedback(capsys, "05.strategy", GreedyStrategy())
     assert ok and f"random {random_wins}, greedy {greedy_wins}" in out and "beat random" in out
-    mine = _wins(exercises._FunctionStrategy(_uncover_first))
+    mine = _wins(lesson05._FunctionStrategy(_uncover_first))
     ok, out = feedback(capsys, "05.strategy", _uncover_first)
     assert mine > random_wins and ok and f"your strategy won {mine}, random {random_wins}" in out
 
@@ -282,8 +284,8 @@ def test_deals_needed_accepts_correct_larger_answers(capsys: pytest.CaptureFixtu
     """The old check told a correct larger answer it was 'narrower than ±1 point' and refused it."""
     from solitaire.experiments import wilson
 
-    n = next(n for n in range(100, 20_000) if exercises._width_at_80(n) <= 0.02)
-    assert n > 6000 and exercises._width_at_80(n - 1) > 0.02
+    n = next(n for n in range(100, 20_000) if lesson06._width_at_80(n) <= 0.02)
+    assert n > 6000 and lesson06._width_at_80(n - 1) > 0.02
     assert feedback(capsys, "06.deals_needed", n)[0]
     assert feedback(capsys, "06.deals_needed", 6150)[0]
     ok, out = feedback(capsys, "06.deals_needed", 10_000)
@@ -295,9 +297,6 @@ def test_deals_needed_accepts_correct_larger_answers(capsys: pytest.CaptureFixtu
 
 
 def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() -> None:
-    import importlib.util
-    if importlib.util.find_spec("solitaire.lesson08"):  # lesson 08 registers its own checks when imported
-        importlib.import_module("solitaire.lesson08")
     used = set()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
@@ -343,7 +342,7 @@ def _answers() -> dict[str, tuple[object, list[object]]]:
 
 def _lesson_07_answers() -> dict[str, tuple[object, list[object]]]:
     from solitaire.endgame import safe_to_foundation
-    from solitaire.exercises import depth_first
+    from solitaire.lessons.lesson07 import depth_first
 
     return {
         "07.dfs": (lambda start, max_nodes: depth_first(start, max_nodes=max_nodes),
@@ -357,8 +356,8 @@ def _lesson_07_answers() -> dict[str, tuple[object, list[object]]]:
 def test_no_check_accepts_any_answer(capsys: pytest.CaptureFixture) -> None:
     """Every check refuses plausible wrong answers, and accepts a right one where one is given."""
     answers = _answers()
-    ours = {name for name, (_, checker) in EXERCISES.items() if checker.__module__ == "solitaire.exercises"}
-    assert set(answers) == ours  # lesson 08's checks live in solitaire/lesson08.py, with their own tests
+    ours = {name for name, (_, checker) in EXERCISES.items() if checker.__module__ != "solitaire.lessons.lesson08"}
+    assert set(answers) == ours  # lesson 08's checks have their own tests
     for name, (right, wrongs) in answers.items():
         if right is not None:
             assert feedback(capsys, name, right)[0], name
@@ -368,7 +367,7 @@ def test_no_check_accepts_any_answer(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.CaptureFixture) -> None:
-    from solitaire.exercises import MINI, UNWINNABLE_MINI, depth_first
+    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, depth_first
 
     assert depth_first(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6) == ("unwinnable", 9149)
 

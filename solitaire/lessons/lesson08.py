@@ -1,4 +1,4 @@
-"""Checks for the exercises of lesson 08, "Playing without seeing" (registered with ``solitaire.exercises``).
+"""Checks for the exercises of lesson 08, "Playing without seeing" (registered with ``solitaire.lessons.check``).
 
 Import this module once, then ``check("08.chance_by_hand", answer)`` as in the other lessons. Expected
 answers are computed from the kit itself.
@@ -6,11 +6,10 @@ answers are computed from the kit itself.
 from __future__ import annotations
 
 from typing import Any
-
-from .exercises import Verdict, exercise
-from .expert import ExpertStrategy, wilson
-from .game import Game
-from .strategies import GreedyStrategy
+from .checks import Verdict, exercise
+from ..expert import ExpertStrategy, wilson
+from ..game import Game
+from ..strategies import GreedyStrategy
 
 CHANCE_GAME = ("klondike", 4)  # the deal whose win chance the first exercise estimates by hand
 CHANCE_SAMPLES = 10

@@ -1,0 +1,12 @@
+"""Lesson-only code: the friendly checks of each lesson's "your turn" exercises, one module a lesson.
+
+``check("01.red_cards", answer)`` prints what is right or what is off and returns True or False; it
+never raises. Expected answers are computed from the kit itself, so they follow the rules as the code
+implements them. Importing this package registers every lesson's checks.
+"""
+from __future__ import annotations
+
+from .checks import EXERCISES, NotAnswered, Verdict, check, exercise, question, show_source
+from . import lesson01, lesson02, lesson03, lesson04, lesson05, lesson06, lesson07, lesson08  # noqa: F401  (they register)
+
+__all__ = ["EXERCISES", "NotAnswered", "Verdict", "check", "exercise", "question", "show_source"]
