@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .endgame import WON, over_reason
+from .endgame import WON, Outcome, over_reason
 from .explain import explain_illegal
 from .moves import IllegalMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
@@ -181,8 +181,8 @@ class Game:
         self._legal = None
 
     # --- the end of the game (one source of truth: over_reason) ------------------------------
-    def over_reason(self) -> str | None:
-        """'won', 'no more moves', or None while the game goes on (see ``solitaire.endgame``).
+    def over_reason(self) -> Outcome | None:
+        """``Outcome.WON``, ``Outcome.NO_MORE_MOVES``, or None while the game goes on (see ``solitaire.endgame``).
 
         >>> Game("klondike", seed=1).over_reason() is None
         True

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .endgame import LOST, MOVE_LIMIT, OUTCOMES, WON, over_reason, safe_to_foundation
+from .endgame import LOST, MOVE_LIMIT, OUTCOMES, WON, Outcome, over_reason, safe_to_foundation
 from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, foundation_wants, is_won, legal_moves,
                     rules)
@@ -234,12 +234,12 @@ def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """How one game went: outcome is "won", "lost" (no fresh move, or no more moves) or "move limit"."""
+    """How one game went: outcome is WON, LOST (no fresh move, or no more moves) or MOVE_LIMIT."""
 
     variant: str
     strategy: str
     seed: int
-    outcome: str
+    outcome: Outcome
     moves: int
     on_foundations: int
     seconds: float

@@ -5,11 +5,14 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Move, apply, deal
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, apply, deal, experiments, solve
 from solitaire.cards import ALL_CARDS, InvalidCardError, card
+from solitaire.endgame import OUTCOMES, REASONS, STATUSES, Outcome, over_reason
 from solitaire.solver.tables import RuleTables
+from solitaire.strategies import play_game
 
 PACKAGE = Path(__file__).resolve().parent.parent / "solitaire"
 
@@ -56,3 +59,76 @@ def test_the_solver_takes_rank_names_and_suits_from_the_core():
         t = RuleTables(v)
         assert all(t.suit[c] == c.suit for c in ALL_CARDS if c in t.deck)
         assert all(t.card_at[c.suit][t.step[c]] == c for c in ALL_CARDS if c in t.deck)
+
+
+# --- outcomes are a type (issue 23, item 1) ----------------------------------------------------------
+WORDS = {o.value for o in Outcome}
+NOT_YET_CONVERTED = {"lessons", "widget"}  # edited by other hands; the lead converts them
+
+
+def bare_words(node: ast.AST) -> list[str]:
+    """The outcome words written as bare literals in ``node`` (a constant, or a tuple, list or set of them)."""
+    if isinstance(node, ast.Constant) and node.value in WORDS:
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [w for x in node.elts for w in bare_words(x)]
+    return []
+
+
+def bare_outcomes(path: Path, root: Path = PACKAGE) -> list[str]:
+    """Where ``path`` compares with, looks up or returns an outcome as a bare string instead of ``Outcome``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") in {"isin", "count", "index"}:
+            parts = node.args
+        elif isinstance(node, ast.Return) and node.value is not None:
+            parts = node.value.elts[:1] if isinstance(node.value, ast.Tuple) else [node.value]
+        else:
+            continue
+        found += [f"{path.relative_to(root)}:{node.lineno}: {w!r}" for p in parts for w in bare_words(p)]
+    return found
+
+
+def test_the_package_names_outcomes_instead_of_writing_bare_strings():
+    files = [f for f in PACKAGE.rglob("*.py") if f.relative_to(PACKAGE).parts[0] not in NOT_YET_CONVERTED]
+    names = {f.relative_to(PACKAGE).as_posix() for f in files}
+    assert {"cli.py", "experiments.py", "plots.py", "expert.py", "game.py", "solver/__init__.py"} <= names
+    assert [w for f in files for w in bare_outcomes(f)] == []
+
+
+def test_the_check_finds_bare_outcomes(tmp_path):
+    code = 'def f(r, df):\n    if r.status == "won" or r.outcome in ("lost", "move limit"):\n        return "unknown", 1\n' \
+           '    return df.isin(["unwinnable"])\n'
+    (tmp_path / "x.py").write_text(code, encoding="utf-8")
+    found = bare_outcomes(tmp_path / "x.py", tmp_path)
+    assert sorted(found) == ["x.py:2: 'lost'", "x.py:2: 'move limit'", "x.py:2: 'won'", "x.py:3: 'unknown'",
+                             "x.py:4: 'unwinnable'"]
+
+
+def test_outcomes_are_one_type_equal_to_the_words_saved_in_results_files():
+    assert Outcome.WON == "won" and Outcome("move limit") is Outcome.MOVE_LIMIT and "unknown" in STATUSES
+    assert (str(Outcome.LOST), f"{Outcome.LOST}", repr(Outcome.LOST), hash(Outcome.LOST)) == (
+        "lost", "lost", "'lost'", hash("lost"))
+    assert all(isinstance(o, Outcome) for o in REASONS + OUTCOMES + STATUSES)
+    shipped = pd.concat([experiments.shipped(name) for name in ("seed_variants", "published_rules", "expert")])
+    assert set(shipped["outcome"]) <= WORDS and set(shipped["outcome"]) == set(OUTCOMES + STATUSES)
+    assert {Outcome(word) for word in shipped["outcome"]} == set(OUTCOMES + STATUSES)
+
+
+def test_games_solvers_and_players_answer_with_outcomes():
+    game = Game("klondike", seed=3)
+    result = solve(game, max_nodes=5000)
+    assert isinstance(result.status, Outcome) and result.status is Outcome.WON
+    game.play_all(result.moves)
+    assert game.over_reason() is Outcome.WON and over_reason(game.position) is Outcome.WON
+    record = play_game("klondike", 4, "random", max_moves=10)
+    assert record.outcome is Outcome.MOVE_LIMIT and isinstance(play_game("klondike", 4, "greedy").outcome, Outcome)
+    assert solve(game.start, max_nodes=1).status is Outcome.UNKNOWN
+
+
+def test_the_solvers_internal_sentinel_does_not_share_the_outcomes_name():
+    from solitaire.solver import restarts
+    assert not hasattr(restarts, "WON") and restarts.FOUND_A_WIN == -1
+    assert "as WIN" not in (PACKAGE / "expert.py").read_text(encoding="utf-8")

@@ -30,7 +30,7 @@ def test_the_core_imports_no_outside_library_that_a_class_would_not_have():
         tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 0:
-                assert node.module in {"__future__", "collections", "collections.abc", "dataclasses", "functools",
+                assert node.module in {"__future__", "collections", "collections.abc", "dataclasses", "enum", "functools",
                                        "re", "typing"}, (module, node.module)
             elif isinstance(node, ast.ImportFrom):  # relative imports stay inside the core
                 assert node.module in CORE or node.module is None and {a.name for a in node.names} <= set(CORE), (
