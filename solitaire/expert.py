@@ -35,7 +35,7 @@ from .knowledge import Knowledge, Memory, game_knowledge, repair, sample_layout
 from .moves import DRAW, FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
 from .solver import solve
 from .state import Observation, Position
-from .strategies import SAFE_FOUNDATION, GreedyStrategy
+from .players import SAFE_FOUNDATION, GreedyStrategy
 
 UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 

@@ -2,7 +2,8 @@
 
 ``Game`` wraps the rules core (``legal_moves``, ``apply``, ``explain_illegal``, ``over_reason``) with the
 moves played so far. Text, saved games, PySolFC layouts and pictures are made by sibling modules
-(``notation``, ``pysol``, ``render``, ``widget``), imported only when one of those methods is called.
+(``notation``, ``pysol``, ``render``), imported only when one of those methods is called. The card table
+is the widget package's: ``GameWidget(game)`` from ``solitaire.widget``, or ``solitaire.play("klondike", seed=1)``.
 """
 from __future__ import annotations
 
@@ -302,8 +303,3 @@ class Game:
     def _repr_svg_(self) -> str:
         from .render import svg
         return svg(self.position)
-
-    def widget(self):
-        """An ipywidgets card table to play this game by clicking."""
-        from .widget import GameWidget
-        return GameWidget(self)

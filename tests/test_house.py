@@ -23,7 +23,8 @@ def tree(path: str) -> ast.Module:
 
 def test_moves_build_positions_from_named_fields():
     """No ``Position(..., *p[3:])``: a NamedTuple sliced by position hides which fields a move keeps."""
-    calls = [n for n in ast.walk(tree("moves.py")) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Position"]
+    calls = [n for n in ast.walk(tree("moves.py"))
+             if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "Position"]
     assert not [ast.unparse(c) for c in calls if any(isinstance(a, ast.Starred) for a in c.args)]
 
 
@@ -99,8 +100,8 @@ def test_the_package_names_outcomes_instead_of_writing_bare_strings():
 
 
 def test_the_check_finds_bare_outcomes(tmp_path):
-    code = 'def f(r, df):\n    if r.status == "won" or r.outcome in ("lost", "move limit"):\n        return "unknown", 1\n' \
-           '    return df.isin(["unwinnable"])\n'
+    code = ('def f(r, df):\n    if r.status == "won" or r.outcome in ("lost", "move limit"):\n'
+            '        return "unknown", 1\n    return df.isin(["unwinnable"])\n')
     (tmp_path / "x.py").write_text(code, encoding="utf-8")
     found = bare_outcomes(tmp_path / "x.py", tmp_path)
     assert sorted(found) == ["x.py:2: 'lost'", "x.py:2: 'move limit'", "x.py:2: 'won'", "x.py:3: 'unknown'",
