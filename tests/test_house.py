@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import solitaire
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, apply, deal, experiments, solve
 from solitaire.cards import ALL_CARDS, InvalidCardError, card
 from solitaire.endgame import OUTCOMES, REASONS, STATUSES, Outcome, over_reason
@@ -112,7 +113,7 @@ def test_outcomes_are_one_type_equal_to_the_words_saved_in_results_files():
     assert Outcome.WON == "won" and Outcome("move limit") is Outcome.MOVE_LIMIT and "unknown" in STATUSES
     assert (str(Outcome.LOST), f"{Outcome.LOST}", repr(Outcome.LOST), hash(Outcome.LOST)) == (
         "lost", "lost", "'lost'", hash("lost"))
-    assert all(isinstance(o, Outcome) for o in REASONS + OUTCOMES + STATUSES)
+    assert all(isinstance(o, Outcome) for o in REASONS + OUTCOMES + STATUSES) and solitaire.Outcome is Outcome
     shipped = pd.concat([experiments.shipped(name) for name in ("seed_variants", "published_rules", "expert")])
     assert set(shipped["outcome"]) <= WORDS and set(shipped["outcome"]) == set(OUTCOMES + STATUSES)
     assert {Outcome(word) for word in shipped["outcome"]} == set(OUTCOMES + STATUSES)
