@@ -1,16 +1,17 @@
 """A teaching kit for Klondike-family solitaire: rules, play, search and experiments.
 
-Importing the package loads only the rules core (cards, variants, state, moves); ``Game``, the solver and the
-card table load when first used.
+Importing the package loads only the rules core (cards, variants, state, moves, endgame); ``Game``, the solver
+and the card table load when first used.
 """
 from .cards import Card, InvalidCardError, card, parse_card
+from .endgame import Outcome
 from .moves import IllegalMoveError, InvalidMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
 from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, InvalidVariantError, Variant, get_variant
 
-__all__ = ["Card", "Game", "IllegalMoveError", "InvalidCardError", "InvalidMoveError", "InvalidVariantError", "ITALIAN",
-           "KLONDIKE", "Move", "Observation", "Position", "SOLIJOY", "VARIANTS", "Variant", "apply", "card", "deal",
-           "get_variant", "legal_moves", "observe", "parse_card", "play", "solve"]
+__all__ = ["Card", "Game", "IllegalMoveError", "InvalidCardError", "InvalidMoveError", "InvalidVariantError",
+           "ITALIAN", "KLONDIKE", "Move", "Observation", "Outcome", "Position", "SOLIJOY", "VARIANTS", "Variant",
+           "apply", "card", "deal", "get_variant", "legal_moves", "observe", "parse_card", "play", "solve"]
 
 
 def __getattr__(name: str):

@@ -101,12 +101,20 @@ def card(rank: int | str, suit: int | str) -> Card:
     Raises:
         InvalidCardError: when the rank or the suit is not one (including numbers that are not whole).
     """
-    r = _RANK_BY_TEXT.get(rank.strip().upper()) if isinstance(rank, str) else rank if type(rank) is int else None
-    s = _SUIT_BY_TEXT.get(suit.strip().upper()) if isinstance(suit, str) else suit if type(suit) is int else None
+    r, s = _number(rank, _RANK_BY_TEXT), _number(suit, _SUIT_BY_TEXT)
     if r is None or not 1 <= r <= 13 or s is None or not 0 <= s <= 3:
         raise InvalidCardError(f"no card has rank {quote(rank)} and suit {quote(suit)}: a rank is 1-13 or "
                                "A 2-10 J Q K, a suit is 0-3 or C D H S")
     return _CARDS[s * 16 + r]
+
+
+def _number(value: int | str, by_text: dict[str, int]) -> int | None:
+    """A rank's or a suit's number: text is looked up in ``by_text``, an int is itself, anything else is None."""
+    if isinstance(value, str):
+        return by_text.get(value.strip().upper())
+    if type(value) is int:  # not a bool, not a float
+        return value
+    return None
 
 
 def parse_card(text: str) -> Card:

@@ -6,6 +6,7 @@ import math
 import sys
 from collections.abc import Sequence
 
+from .endgame import Outcome
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
 _VARIANT_HELP = (f"a registered variant ({', '.join(VARIANTS)}), optionally followed by changed rules in quotes, "
@@ -168,7 +169,7 @@ def _solve(args: argparse.Namespace) -> int:
     game, where = _game(args)
     result = solve(game.position, max_seconds=args.max_seconds, max_nodes=args.max_nodes)
     print(f"{where}: {result.status} ({result.nodes} positions searched in {result.seconds:.2f} s)")
-    if result.status == "won":
+    if result.status == Outcome.WON:
         print(f"{len(result.moves)} moves (ten a line, each line starts with the number of its first move):")
         for i in range(0, len(result.moves), 10):
             print(f"{i + 1:5}  " + ", ".join(str(m) for m in result.moves[i:i + 10]))

@@ -4,8 +4,8 @@ A game is over when it is won, or when play can no longer change it: no move is 
 (a flip, a waste card played, more cards on the foundations than now) and none can become possible through
 draws, recycles and the moves that lead nowhere. Read it in this order:
 
-* the vocabulary: ``WON``, ``NO_MORE_MOVES`` (``over_reason``), ``LOST``, ``MOVE_LIMIT`` (a played game's
-  record), ``UNWINNABLE``, ``UNKNOWN`` (a solver's verdict);
+* the vocabulary, ``Outcome``: ``WON``, ``NO_MORE_MOVES`` (``over_reason``), ``LOST``, ``MOVE_LIMIT`` (a
+  played game's record), ``UNWINNABLE``, ``UNKNOWN`` (a solver's verdict), each also a name of this module;
 * ``over_reason`` and ``progress_possible``, the one source of truth for "is the game over";
 * their helpers: ``never_progress`` (a quick proof that nothing can ever make progress), the search over
   arrangements, ``reachable_waste_tops`` and ``accepted_cards``;
@@ -14,6 +14,7 @@ draws, recycles and the moves that lead nowhere. Read it in this order:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 from functools import lru_cache
 
 from .cards import Card
@@ -22,12 +23,31 @@ from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, STOCK_MOVES, WASTE_T
 from .state import Observation, Position
 
 # --- the one vocabulary of how a game ends ------------------------------------------------------
-WON = "won"  # every card is on a foundation
-NO_MORE_MOVES = "no more moves"  # over_reason: nothing can make progress any more
-LOST = "lost"  # a played game's outcome: no more moves, or the player had no fresh move left
-MOVE_LIMIT = "move limit"  # a played game's outcome: stopped after the most moves allowed
-UNWINNABLE = "unwinnable"  # a solver's verdict: no line of play wins (proved)
-UNKNOWN = "unknown"  # a solver's verdict: the budget ran out first
+class Outcome(str, Enum):
+    """How a game ended, or what a solver found: a ``str`` equal to the word that results files hold.
+
+    It prints and shows as that word, so tables and tuples of outcomes read as plain text.
+
+    >>> Outcome.WON == "won", Outcome("move limit") is Outcome.MOVE_LIMIT, f"{Outcome.UNKNOWN}", [Outcome.LOST]
+    (True, True, 'unknown', ['lost'])
+    """
+
+    WON = "won"  # every card is on a foundation
+    NO_MORE_MOVES = "no more moves"  # over_reason: nothing can make progress any more
+    LOST = "lost"  # a played game's outcome: no more moves, or the player had no fresh move left
+    MOVE_LIMIT = "move limit"  # a played game's outcome: stopped after the most moves allowed
+    UNWINNABLE = "unwinnable"  # a solver's verdict: no line of play wins (proved)
+    UNKNOWN = "unknown"  # a solver's verdict: the budget ran out first
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+WON, NO_MORE_MOVES, LOST, MOVE_LIMIT = Outcome.WON, Outcome.NO_MORE_MOVES, Outcome.LOST, Outcome.MOVE_LIMIT
+UNWINNABLE, UNKNOWN = Outcome.UNWINNABLE, Outcome.UNKNOWN
 REASONS = (WON, NO_MORE_MOVES)  # what over_reason says when a game is over
 OUTCOMES = (WON, LOST, MOVE_LIMIT)  # how a game played to the end went
 STATUSES = (WON, UNWINNABLE, UNKNOWN)  # what a solver found about a deal
@@ -36,7 +56,7 @@ _FROM_WASTE = (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION)  # waste plays: covered by 
 SEARCH_LIMIT = 1000  # arrangements the end search looks at before it gives up (and keeps the game open)
 
 
-def over_reason(p: Position, moves: Sequence[Move] | None = None) -> str | None:
+def over_reason(p: Position, moves: Sequence[Move] | None = None) -> Outcome | None:
     """Why the game is over (``WON`` or ``NO_MORE_MOVES``), or None while it goes on.
 
     ``moves`` may pass ``legal_moves(p)`` when it is known already.

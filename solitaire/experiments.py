@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from .endgame import Outcome
 from .state import deal
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS, Variant, get_variant
@@ -80,7 +81,7 @@ def play_job(job: Job) -> dict:
         from .solver import solve
         start = deal(job.variant, job.seed)
         result = solve(start, max_seconds=job.max_seconds, max_nodes=job.max_nodes)
-        won = result.status == "won"
+        won = result.status == Outcome.WON
         row.update(outcome=result.status, moves=len(result.moves) if won else 0,
                    on_foundations=job.variant.deck_size if won else start.on_foundations(),
                    seconds=float(result.seconds), nodes=int(result.nodes))
@@ -390,7 +391,7 @@ def run(variants, strategies: str | Iterable[str | object], deals: int | Iterabl
         for stage, seconds in enumerate(ladder):
             if stage:
                 attempts = {key: job._replace(max_seconds=seconds) for key, job in attempts.items()
-                            if job.strategy == "solver" and rows[key]["outcome"] == "unknown"}
+                            if job.strategy == "solver" and rows[key]["outcome"] == Outcome.UNKNOWN}
                 if not attempts:
                     break
             _play_stage(list(attempts.items()), rows, store, executor, workers,
@@ -560,8 +561,8 @@ def summary(df: pd.DataFrame, z: float = 1.96) -> pd.DataFrame:
     keys = [k for k in ("variant", "strategy", "budget") if k in df.columns]
     out = []
     for group, g in df.groupby(keys, sort=False):
-        n, wins = len(g), int((g["outcome"] == "won").sum())
-        unknown = int((g["outcome"] == "unknown").sum())
+        n, wins = len(g), int((g["outcome"] == Outcome.WON).sum())
+        unknown = int((g["outcome"] == Outcome.UNKNOWN).sum())
         low, high = wilson(wins, n, z)
         solver = group[1] == "solver"
         out.append(dict(zip(keys, group)) | {

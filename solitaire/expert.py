@@ -30,13 +30,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .endgame import UNKNOWN, UNWINNABLE, WON, Outcome
 from .knowledge import Knowledge, Memory, game_knowledge, repair, sample_layout
 from .moves import DRAW, FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
 from .solver import solve
 from .state import Observation, Position
-from .strategies import SAFE_FOUNDATION, GreedyStrategy
-
-from .endgame import UNKNOWN, UNWINNABLE, WON as WIN
+from .players import SAFE_FOUNDATION, GreedyStrategy
 
 UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 
@@ -47,13 +46,13 @@ class Sample:
     other first moves (``alt``: move -> winning line, or None when that move was not found to win)."""
 
     position: Position
-    status: str = UNSOLVED
+    status: Outcome | str = UNSOLVED  # a solver's verdict once solved
     line: list[Move] = field(default_factory=list)
     alt: dict[Move, list[Move] | None] = field(default_factory=dict)
 
     def wins_with(self, m: Move) -> bool:
         """Is ``m`` known to start a win in this layout?"""
-        return self.status == WIN and (self.line[:1] == [m] or self.alt.get(m) is not None)
+        return self.status == WON and (self.line[:1] == [m] or self.alt.get(m) is not None)
 
 
 def replays_to_win(p: Position, line: Sequence[Move]) -> bool:
@@ -99,7 +98,7 @@ class Samples:
         """Find out whether ``m`` also starts a win in sample ``s``."""
         if m not in s.alt and not s.wins_with(m):
             r = self._solve(apply(s.position, m))
-            s.alt[m] = list(r.moves) if r.status == WIN else None
+            s.alt[m] = list(r.moves) if r.status == WON else None
 
     def _solve(self, p: Position):
         self.solves += 1
@@ -130,9 +129,9 @@ class Samples:
 
 def _carry_over(s: Sample, move: Move, q: Position, changed: bool) -> Sample:
     """What sample ``s`` still knows after ``move`` led to ``q`` (``changed``: cards were swapped)."""
-    line = s.line[1:] if s.status == WIN and s.line[:1] == [move] else s.alt.get(move)
+    line = s.line[1:] if s.status == WON and s.line[:1] == [move] else s.alt.get(move)
     if line is not None and (not changed or replays_to_win(q, line)):
-        return Sample(q, WIN, line)
+        return Sample(q, WON, line)
     if s.status in (UNWINNABLE, UNKNOWN) and not changed:
         return Sample(q, s.status)  # no move wins a layout that cannot be won; an undecided one waits for news
     return Sample(q)
@@ -229,7 +228,7 @@ class ExpertStrategy:
         """Try the ``check`` moves with the most wins in every won sample whose solution starts otherwise.
         Nothing to do when the leader wins every won sample: no move can win more."""
         s = self.samples
-        won = [x for x in s.items if x.status == WIN]
+        won = [x for x in s.items if x.status == WON]
         leaders = sorted(moves, key=lambda m: -s.wins(m))[:self.check]
         if self.check < 2 or not won or s.wins(leaders[0]) == len(won):
             return
@@ -330,7 +329,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def _count(items: list[Sample]) -> WinChance:
     status = [s.status for s in items]
-    return WinChance(len(items), status.count(WIN), status.count(UNWINNABLE), status.count(UNKNOWN))
+    return WinChance(len(items), status.count(WON), status.count(UNWINNABLE), status.count(UNKNOWN))
 
 
 def win_chance(game, samples: int = 20, seed: int = 0, max_nodes: int = 5000) -> WinChance:

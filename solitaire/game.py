@@ -2,13 +2,14 @@
 
 ``Game`` wraps the rules core (``legal_moves``, ``apply``, ``explain_illegal``, ``over_reason``) with the
 moves played so far. Text, saved games, PySolFC layouts and pictures are made by sibling modules
-(``notation``, ``pysol``, ``render``, ``widget``), imported only when one of those methods is called.
+(``notation``, ``pysol``, ``render``), imported only when one of those methods is called. The card table
+is the widget package's: ``GameWidget(game)`` from ``solitaire.widget``, or ``solitaire.play("klondike", seed=1)``.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .endgame import WON, over_reason
+from .endgame import WON, Outcome, over_reason
 from .explain import explain_illegal
 from .moves import IllegalMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
@@ -181,8 +182,8 @@ class Game:
         self._legal = None
 
     # --- the end of the game (one source of truth: over_reason) ------------------------------
-    def over_reason(self) -> str | None:
-        """'won', 'no more moves', or None while the game goes on (see ``solitaire.endgame``).
+    def over_reason(self) -> Outcome | None:
+        """``Outcome.WON``, ``Outcome.NO_MORE_MOVES``, or None while the game goes on (see ``solitaire.endgame``).
 
         >>> Game("klondike", seed=1).over_reason() is None
         True
@@ -302,8 +303,3 @@ class Game:
     def _repr_svg_(self) -> str:
         from .render import svg
         return svg(self.position)
-
-    def widget(self):
-        """An ipywidgets card table to play this game by clicking."""
-        from .widget import GameWidget
-        return GameWidget(self)

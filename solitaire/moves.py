@@ -319,8 +319,9 @@ def apply(p: Position, m: Move) -> Position:
 
 
 def _draw(p: Position, m: Move) -> Position:
-    n = min(p.variant.draw, len(p.stock))  # the top n cards, turned over one by one onto the waste
-    return Position(p.variant, p.stock[:-n], p.waste + p.stock[:-n - 1:-1], *p[3:])
+    n = min(p.variant.draw, len(p.stock))  # (a draw is legal only while the stock has cards: n >= 1)
+    kept, drawn = p.stock[:-n], p.stock[-n:]  # the top n cards are drawn,
+    return p._replace(stock=kept, waste=p.waste + drawn[::-1])  # turned over one by one: the top one first
 
 
 def _recycle(p: Position, m: Move) -> Position:

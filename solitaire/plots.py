@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .endgame import Outcome
+
 OKABE_ITO = ["#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#000000", "#f0e442"]  # yellow last: faint on white
 MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
 
@@ -103,7 +105,7 @@ def solver_effort(df: pd.DataFrame) -> Figure:
         raise ValueError("solver_effort needs games played with the 'solver' strategy; the table has none")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True, layout="constrained")
     for i, (variant, part) in enumerate(solved.groupby("variant", sort=False)):
-        decided = part[part["outcome"].isin(["won", "unwinnable"])]
+        decided = part[part["outcome"].isin([Outcome.WON, Outcome.UNWINNABLE])]
         style = _style(i)
         label = f"{variant}: {len(decided)}/{len(part)} decided"
         for ax, column in zip(axes, ["seconds", "nodes"]):

@@ -83,7 +83,7 @@ def full_foundations(ranks: str, suits: str = SUITS) -> list[str]:
 def test_play_and_game_widget_make_the_same_table():
     w = solitaire.play("klondike", seed=1)
     assert isinstance(w, GameWidget) and w.game.seed == 1
-    assert isinstance(Game("italian", seed=2).widget(), GameWidget)
+    assert isinstance(GameWidget(Game("italian", seed=2)), GameWidget)
     assert_table_matches_game(w)
     assert len(w.state["columns"]) == 7 and len(w.state["foundations"]) == 4
     no_hidden_card_is_sent(w)
@@ -382,7 +382,7 @@ def test_changing_the_variant_deals_it_and_resizes_the_table():
 
 
 def test_a_custom_variant_draw_three():
-    w = Game(replace(KLONDIKE, draw=3), seed=2).widget()
+    w = GameWidget(Game(replace(KLONDIKE, draw=3), seed=2))
     assert w.state["variant"]["key"] is None and w.state["variant"]["draw"] == 3
     w.click_stock()
     assert len(w.state["waste"]["shown"]) == 3

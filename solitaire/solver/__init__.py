@@ -31,7 +31,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from ..endgame import STATUSES as ENDGAME_STATUSES
+from ..endgame import STATUSES, Outcome
 from ..moves import Move
 from ..state import Position
 from ..variants import Variant
@@ -45,9 +45,8 @@ from .search import DRAW_MANY_COST, WEIGHTS, Budget, OutOfBudget, Search
 from .stock import StockView, talon_reach
 from .tables import RuleTables, model_passes, tables_for
 
-__all__ = ["STATUSES", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
+__all__ = ["STATUSES", "Outcome", "SolveResult", "SolverOptions", "SolverBug", "solve", "talon_reach"]
 
-STATUSES = ENDGAME_STATUSES  # "won", "unwinnable", "unknown": the one vocabulary, kept in solitaire/endgame.py
 DFS_SHARE = 0.95  # depth-first restarts get this share of each turn of the search, best-first the rest
 TIME_SHARE = 0.93  # the search stops at this share of max_seconds, leaving the rest for freeing and replay
 _tables = tables_for  # the name the tests and lessons used before the package
@@ -57,14 +56,14 @@ _tables = tables_for  # the name the tests and lessons used before the package
 class SolveResult:
     """What ``solve`` found: a status, the winning moves (empty unless "won"), and the effort spent."""
 
-    status: str
+    status: Outcome  # WON, UNWINNABLE or UNKNOWN (solitaire.endgame.STATUSES)
     moves: list[Move] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
 
     @property
     def decided(self) -> bool:
-        return self.status != "unknown"
+        return self.status != Outcome.UNKNOWN
 
 
 def probe_share(v: Variant) -> float:
@@ -138,7 +137,7 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
     try:
         status, internal, flips, nodes = solver.run(p, start, max_seconds, max_nodes, deadline)
         solver = None  # free the search's tables inside the call, so its time is counted
-        moves = real_moves(p, flips, internal) if status == "won" else []
+        moves = real_moves(p, flips, internal) if status == Outcome.WON else []
     finally:
         sys.setrecursionlimit(limit)
         if gc_was_on:
@@ -194,20 +193,20 @@ class _Solver:
         autos: list = []
         state = self.safe.settle(*state, autos)
         if self.codec.is_won(state):
-            return "won", autos, flips, 0
+            return Outcome.WON, autos, flips, 0
         if self.options.walled_in_check and walled_in(state, self.tables, self.tables.variant.foundation_to_tableau):
-            return "unwinnable", [], flips, 0
+            return Outcome.UNWINNABLE, [], flips, 0
         v = self.tables.variant
         turns = Turns(self, state, Budget(max_nodes, deadline), probe_share(v), first_best_first(v),
                       best_first_costs(v))
         try:
             line = turns.search()
         except OutOfBudget:
-            return "unknown", [], flips, turns.nodes
+            return Outcome.UNKNOWN, [], flips, turns.nodes
         if line is None:
-            return "unwinnable", [], flips, turns.nodes
+            return Outcome.UNWINNABLE, [], flips, turns.nodes
         internal = list(autos)
         for move, more in line:
             internal.append(move)
             internal.extend(more)
-        return "won", internal, flips, turns.nodes
+        return Outcome.WON, internal, flips, turns.nodes

@@ -13,6 +13,7 @@ A state is a plain tuple ``(columns, heights, talon, in_waste, recycles)`` (tupl
 """
 from __future__ import annotations
 
+from ..cards import Card
 from ..state import Position
 from .tables import RuleTables
 
@@ -95,7 +96,7 @@ class StateCodec:
     def raised(self, heights: bytes, c: int) -> bytes:
         """The heights after ``c`` goes up."""
         t = self.tables
-        suit, h, d = c >> 4, t.step[c], self.decks
+        suit, h, d = t.suit[c], t.step[c], self.decks
         if d == 1:
             return heights[:suit] + BYTE[h + 1] + heights[suit + 1:]
         group = sorted(heights[suit * d:(suit + 1) * d])
@@ -104,7 +105,8 @@ class StateCodec:
 
     def lowered(self, heights: bytes, c: int) -> bytes:
         """The heights after ``c`` comes down from a foundation."""
-        suit, h, d = c >> 4, self.tables.step[c], self.decks
+        t = self.tables
+        suit, h, d = t.suit[c], t.step[c], self.decks
         group = list(heights[suit * d:(suit + 1) * d])
         group[group.index(h + 1)] = h
         return heights[:suit * d] + bytes(sorted(group)) + heights[(suit + 1) * d:]
@@ -135,7 +137,7 @@ class StateCodec:
         by_suit: list[list[int]] = [[] for _ in range(4)]
         for pile in p.foundations:
             if pile:
-                by_suit[pile[0] >> 4].append(len(pile))
+                by_suit[Card(pile[0]).suit].append(len(pile))
         heights = b"".join(bytes(sorted(hs + [0] * (self.decks - len(hs)))) for hs in by_suit)
         talon = bytes(p.waste) + bytes(reversed(p.stock))
         in_waste = 0 if self.tables.free_stock else len(p.waste)

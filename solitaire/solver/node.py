@@ -56,7 +56,7 @@ class Node:
             self.only = {j for j, info in enumerate(infos) if info is not None and info.top == z}
         self.top_up = bool(flags & UP)
         if flags & BELOW and t.step[z] > 0:
-            self.below_card = t.card_at[z >> 4][t.step[z] - 1]
+            self.below_card = t.card_at[t.suit[z]][t.step[z] - 1]
         if not (self.only or self.top_up or self.below_card >= 0 or flags & TALON):
             self.dead = True
         return self.only if not (flags & TALON or self.below_card >= 0) else range(len(infos))
@@ -160,7 +160,7 @@ class Node:
         t = self.tables
         if t.step[c] == 0:
             return False
-        under = t.card_at[c >> 4][t.step[c] - 1]
+        under = t.card_at[t.suit[c]][t.step[c] - 1]
         return bool(targets.get(under)) or bool(empties and t.empty_ok[under]) or c in t.parents[under]
 
     # --- the strict draw rule ----------------------------------------------------------------------

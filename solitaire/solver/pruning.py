@@ -58,9 +58,9 @@ class SafeMoves:
             return False
         watch = self.tables.stock_watch[c]
         if watch and talon:
-            step = self.tables.step
+            step, suit = self.tables.step, self.tables.suit
             for d in watch:
-                if lows[d >> 4] <= step[d] and d in talon:
+                if lows[suit[d]] <= step[d] and d in talon:
                     return False
         return True
 
@@ -162,7 +162,7 @@ def walled_in(state, tables, back_from_foundations: bool) -> bool:
                 y = col[q]
                 if (j, q) in walled or tables.empty_ok[y] or not no_parent(y, j, q):
                     continue
-                suit = y >> 4
+                suit = tables.suit[y]
                 low = max(heights[suit * decks:(suit + 1) * decks])
                 if any(unreachable(tables.card_at[suit][step], j, q, True) for step in range(low, tables.step[y])):
                     walled.add((j, q))

@@ -38,7 +38,7 @@ from .search import Budget, OutOfBudget, Search
 PROBE_NODES = 3000  # the first depth-first run stops here; each later slice is twice the one before
 FIRST_BEST_FIRST = 3 * PROBE_NODES  # best-first's first slice for one deck (``_Solver.run``): many wins come early
 
-WON = -1  # what ``prove`` returns when it found a win (a low number is never negative)
+FOUND_A_WIN = -1  # what ``prove`` returns when it found a win (a low number is never negative)
 
 
 class ProvingSearch(Search):
@@ -52,11 +52,11 @@ class ProvingSearch(Search):
 
     def run(self, root, root_key: bytes) -> bool:
         """Search from a settled root; True when a win is found (its moves are then in ``path``)."""
-        self.found = self.prove(root, root_key, b"") == WON
+        self.found = self.prove(root, root_key, b"") == FOUND_A_WIN
         return self.found
 
     def prove(self, state, key: bytes, restriction: bytes) -> int:
-        """Search from a settled state not yet entered; ``WON``, or the state's low number (see the module)."""
+        """Search from a settled state not yet entered; ``FOUND_A_WIN``, or the state's low number (see the module)."""
         self.budget.spend()
         mine = low = len(self.number)
         self.number[key] = mine
@@ -72,10 +72,10 @@ class ProvingSearch(Search):
                 continue
             self.path.append((move, autos))
             if sum(child[1]) == self.deck_size:
-                return WON
+                return FOUND_A_WIN
             below = self.prove(child, k, then)
-            if below == WON:
-                return WON
+            if below == FOUND_A_WIN:
+                return FOUND_A_WIN
             low = min(low, below)
             self.path.pop()
         if low == mine:

@@ -5,17 +5,16 @@ The tables also hold, for every card, the foundation heights at which it is safe
 """
 from __future__ import annotations
 
+from ..cards import Card, card
 from ..moves import rules
 from ..variants import Variant
 from .options import draw_only_when_stuck
 
-_RANK_NUMBER = {name: number for number, name in enumerate(("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                                              "J", "Q", "K"))}
-
 
 class RuleTables:
-    """Per card code: its foundation step, the cards that may sit on it and that it may sit on, whether it
-    may start an empty column, and the safe-foundation heights. Per suit and step: the card (``card_at``)."""
+    """Per card code: its suit, its foundation step, the cards that may sit on it and that it may sit on,
+    whether it may start an empty column, and the safe-foundation heights. Per suit and step: the card
+    (``card_at``). Card codes are the core's (``solitaire.cards``), as plain ints."""
 
     def __init__(self, v: Variant, passes: int | None = None) -> None:
         compiled = rules(v)
@@ -24,8 +23,9 @@ class RuleTables:
         self.decks = v.decks
         self.step = list(compiled.step)  # place in foundation order, -1 if not in the deck
         self.deck = [c for c in range(64) if self.step[c] >= 0]
+        self.suit = [Card(c).suit if c in self.deck else -1 for c in range(64)]  # -1 if not in the deck
         # card_at[suit][step] is the card at that step of the suit's foundation; 0 (no card) past the end
-        self.card_at = [[suit * 16 + _RANK_NUMBER[name] for name in v.ranks] + [0] for suit in range(4)]
+        self.card_at = [[int(card(name, suit)) for name in v.ranks] + [0] for suit in range(4)]
         self.children = [tuple(int(c) for c in compiled.children[u]) for u in range(64)]
         self.parents = [frozenset(int(c) for c in compiled.parents[u]) for u in range(64)]
         self.empty_ok = [bool(x) for x in compiled.empty_ok]
@@ -48,7 +48,7 @@ class RuleTables:
 
     def predecessors(self, c: int) -> list[int]:
         """The cards below ``c`` on its foundation."""
-        return [self.card_at[c >> 4][s] for s in range(self.step[c])]
+        return [self.card_at[self.suit[c]][s] for s in range(self.step[c])]
 
     def descendants(self, c: int) -> set[int]:
         """Every card that may sit on ``c`` in a column, on one of those, and so on."""
@@ -74,19 +74,19 @@ class RuleTables:
     def _safe_heights(self, c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(the height every pile of each suit must have, once ``c`` is up, for ``c`` to be safe; the cards that
         must not be in the stock or waste). The conditions are proved in ``pruning.SafeMoves``."""
-        v = self.variant
+        v, suit = self.variant, self.suit
         need = [0, 0, 0, 0]
         watch: tuple[int, ...] = ()
         if v.foundation_to_tableau:  # every copy of the closure on the foundations
             for d in self.up_closure(c):
-                need[d >> 4] = max(need[d >> 4], self.step[d] + 1)
+                need[suit[d]] = max(need[suit[d]], self.step[d] + 1)
         else:  # every copy of every descendant still out could go up now
             below = self.descendants(c)
             for d in below:
-                need[d >> 4] = max(need[d >> 4], self.step[d])
+                need[suit[d]] = max(need[suit[d]], self.step[d])
             if not v.waste_to_foundation:
                 watch = tuple(sorted(below))
-            need[c >> 4] = max(need[c >> 4], self.step[c])  # with two decks: both predecessors are up
+            need[suit[c]] = max(need[suit[c]], self.step[c])  # with two decks: both predecessors are up
         return tuple(need), watch
 
 

@@ -27,7 +27,7 @@ TABLES = {
     "four_colour": 'solitaire.play("solijoy", seed=2, four_colour=True)',
     "empty_piles": ('t = solitaire.play("klondike", seed=1)\nfor m in ["t1>t7", "draw", "w>t5"]:\n'
                     '    t.play_move(m)\nt.click_column(6, 2)\nt'),
-    "draw_three_hint": ('g = Game(replace(KLONDIKE, draw=3), seed=2)\nh = g.widget()\nh.click_stock()\n'
+    "draw_three_hint": ('g = Game(replace(KLONDIKE, draw=3), seed=2)\nh = GameWidget(g)\nh.click_stock()\n'
                         'h.click_stock()\nh.hint()\nh'),
     "won": ('w = solitaire.play("klondike", seed=2)\nw.auto_finish()\nw'),
 }
@@ -35,7 +35,7 @@ TABLES = {
 
 def notebook(path: Path) -> None:
     cells = [nbformat.v4.new_code_cell("import solitaire\nfrom dataclasses import replace\n"
-                                       "from solitaire import Game, KLONDIKE")]
+                                       "from solitaire import Game, KLONDIKE\nfrom solitaire.widget import GameWidget")]
     cells += [nbformat.v4.new_code_cell(code) for code in TABLES.values()]
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
