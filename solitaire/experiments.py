@@ -211,8 +211,8 @@ _TABLE = ("CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, strategy TEX
 def check_results_file(path: str) -> bool:
     """Is ``path`` a results file of the kit (True), or new/empty (False)? Refuses anything else.
 
-    Another program's file is only read, through a read-only connection, so it stays byte-for-byte as it
-    was: no table is created in it and its journal mode is not switched.
+    Another program's file is only read, through ``connect_read_only``, so it stays byte-for-byte as it
+    was: no table is created in it, its journal mode is not switched, and no file is made beside it.
     """
     if not os.path.exists(path):
         return False
@@ -225,7 +225,7 @@ def check_results_file(path: str) -> bool:
             raise ResultsFileError(f"{path!r} is not a SQLite file, so not a results file of "
                                    "solitaire.experiments: it was left untouched; give a new file name")
     try:
-        db = sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+        db = connect_read_only(path)
         try:
             tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
             have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
@@ -243,6 +243,22 @@ def check_results_file(path: str) -> bool:
     return True
 
 
+def connect_read_only(path: str) -> sqlite3.Connection:
+    """A read-only connection to a SQLite file that makes no file beside it, so it works on a read-only disk.
+
+    A file in WAL mode (as results files are) is read as ``immutable`` when it has no ``-wal`` file beside it:
+    then no connection has it open and every commit is in the file itself, and SQLite needs no ``-shm`` file
+    (which it would create, and cannot on a read-only disk). With a ``-wal`` file (a writer has the file
+    open, or a crash left it) it is read through that ``-wal`` and its ``-shm``, which already exist.
+    """
+    with open(path, "rb") as f:
+        wal_mode = f.read(20)[18:20] == b"\x02\x02"  # the header's read and write versions: 2 is WAL
+    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    if wal_mode and not os.path.exists(path + "-wal"):
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True)
+
+
 def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) -> str:
     """One line: what went wrong with the results file and what to do about it."""
     text = str(error)
@@ -252,7 +268,9 @@ def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) ->
         advice = "free some disk space, or give a results file on another disk, then run the same command again"
     else:
         advice = "check the file and its folder, or give another results file"
-    kept = (f"; the {saved} games already saved are kept and a rerun skips them" if saved is not None else "")
+    kept = ("" if saved is None else "; no game was saved yet" if saved == 0 else
+            "; the 1 game already saved is kept and a rerun skips it" if saved == 1 else
+            f"; the {saved:,} games already saved are kept and a rerun skips them")
     return f"cannot write the results file {path!r} ({text}): {advice}{kept}"
 
 
@@ -272,7 +290,7 @@ class ResultsFile:
         self.saved = 0
         try:
             if not write:
-                self.db = sqlite3.connect(pathlib.Path(self.path).resolve().as_uri() + "?mode=ro", uri=True)
+                self.db = connect_read_only(self.path)
                 return
             self.db = sqlite3.connect(self.path)
             # WAL with synchronous=NORMAL: a committed row survives a crash or kill -9 of this process
