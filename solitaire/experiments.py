@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from .cards import quote
 from .state import deal
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS, Variant, get_variant
@@ -40,6 +41,7 @@ from .variants import VARIANTS, Variant, get_variant
 STRATEGIES = STRATEGY_NAMES  # the one list, kept in strategies.py
 COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
 _INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
+TABLE_SEEDS = 2 ** 63  # seeds below this fit the table's 64-bit integer columns (and SQLite's INTEGER)
 
 
 class Job(NamedTuple):
@@ -124,17 +126,24 @@ def labelled_variants(variants: str | Variant | Iterable[str | Variant] | Mappin
 
 
 def seed_list(deals: int | Iterable[int]) -> list[int]:
-    """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats)."""
+    """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats).
+
+    Seeds are below 2**63, as the table and the results file keep them as 64-bit integers; this is checked
+    before any game is played (a range is checked by its ends).
+    """
     if isinstance(deals, bool):
-        raise ValueError(f"deals must be a number of deals or a list of seeds, got {deals!r}")
+        raise ValueError(f"deals must be a number of deals or a list of seeds, got {quote(deals)}")
     if isinstance(deals, int):
         if deals < 0:
-            raise ValueError(f"the number of deals must be 0 or more, got {deals!r}")
-        return list(range(deals))
+            raise ValueError(f"the number of deals must be 0 or more, got {quote(deals)}")
+        deals = range(deals)
+    if isinstance(deals, range) and deals and (deals.start >= TABLE_SEEDS or deals[-1] >= TABLE_SEEDS):
+        raise ValueError(f"seeds must be below 2**63 (the table keeps them as 64-bit integers), but the deals run "
+                         f"from seed {quote(deals[0])} to seed {quote(deals[-1])}")
     seeds = list(deals)
-    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or s < 0]
+    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < TABLE_SEEDS]
     if bad:
-        raise ValueError(f"seeds must be whole numbers >= 0, got {bad[0]!r}")
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got {quote(bad[0])}")
     return sorted(set(seeds))
 
 

@@ -49,9 +49,9 @@ class Variant:
 
     def __post_init__(self) -> None:
         problems = list(self._type_problems()) or list(self._rule_problems())
-        if problems:  # at most four, so that the message stays readable
-            more = f"; and {len(problems) - 4} more" if len(problems) > 4 else ""
-            raise InvalidVariantError(f"invalid variant {quote(self.name)}: " + "; ".join(problems[:4]) + more)
+        if problems:  # at most three, so that the message stays readable
+            more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+            raise InvalidVariantError(f"invalid variant {quote(self.name)}: " + "; ".join(problems[:3]) + more)
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
 
     def __hash__(self) -> int:
