@@ -98,6 +98,15 @@ def test_quote_writes_out_what_repr_cannot():
         Card(deep)
 
 
+def test_experiment_messages_are_cut():
+    from solitaire.experiments import run
+    for kwargs in [dict(strategies=["x" * 10_000]), dict(strategies=["greedy"], retry_unknown=["x"] * 10_000),
+                   dict(strategies=["greedy"], max_moves=[0] * 10_000), dict(strategies=["greedy"], deals=[-1] * 2)]:
+        with pytest.raises(ValueError) as info:
+            run(**{"variants": ["klondike"], "deals": 1, "progress": False} | kwargs)
+        assert len(str(info.value)) <= MESSAGE_LIMIT
+
+
 def test_draw_out_of_range_says_the_range():
     with pytest.raises(InvalidVariantError, match=r"draw must be 1 to 52 \(cards turned per draw\), got 99"):
         variant_from_text("klondike draw=99")
