@@ -14,7 +14,7 @@ from .variants import VARIANTS
 # The ranges of the numbers, checked before any work: seeds are kept as 64-bit integers (a deal's seed below
 # 2**64, a results table's below 2**63), and the counts are those one run can hold in memory.
 SEEDS = 2 ** 64
-TABLE_SEEDS = 2 ** 63
+TABLE_SEEDS = 2 ** 63  # as solitaire.experiments.TABLE_SEEDS, not imported from there: it needs pandas
 MOST_DEALS = 1_000_000
 MOST_WORKERS = 256
 MOST_SAMPLES = 10_000

@@ -252,14 +252,17 @@ def check_results_file(path: str) -> bool:
     return True
 
 
-def connect_read_only(path: str) -> sqlite3.Connection:
+def connect_read_only(path: str | os.PathLike) -> sqlite3.Connection:
     """A read-only connection to a SQLite file that makes no file beside it, so it works on a read-only disk.
 
     A file in WAL mode (as results files are) is read as ``immutable`` when it has no ``-wal`` file beside it:
     then no connection has it open and every commit is in the file itself, and SQLite needs no ``-shm`` file
     (which it would create, and cannot on a read-only disk). With a ``-wal`` file (a writer has the file
     open, or a crash left it) it is read through that ``-wal`` and its ``-shm``, which already exist.
+    (A writer that opens the file while it is being read as immutable changes only its ``-wal`` until it
+    checkpoints, after 1,000 pages or when it closes, so a read of a few milliseconds sees the file whole.)
     """
+    path = os.fspath(path)
     with open(path, "rb") as f:
         wal_mode = f.read(20)[18:20] == b"\x02\x02"  # the header's read and write versions: 2 is WAL
     uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
