@@ -9,7 +9,8 @@ so that a busy machine changes it little) through ``Game.from_text``, the JSON `
 ``Game.from_json`` and the command line's ``--variant`` reader, and prints the time per 10,000 characters
 for the largest size over that for the smallest: about 1 when the time is linear, about
 largest / smallest when it is quadratic. Every read must be refused with a ``PositionTextError`` (or, for
-``--variant``, argparse's one-line error).
+``--variant``, argparse's one-line error). The last rows read columns with thousands of extra cards, through
+``Game.from_text`` and ``Game.from_pysol``.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from solitaire.cli import _variant
 from solitaire.notation import PositionTextError
 
 TEXT = Game("klondike").to_text()
+PYSOL = Game("klondike").to_pysol()
 SHAPES = {  # a variant line's tail, n characters long
     "digits": lambda n: "9" * n,
     "letters": lambda n: "a" * n,
@@ -46,6 +48,17 @@ def through_json(tail: str) -> None:
 
 def through_cli(tail: str) -> None:
     _variant("klondike " + tail)
+
+
+PILES = {  # other long lines: extra cards in a column, through the position text and a PySolFC layout
+    "t1 cards": (lambda n: TEXT.replace("t1: ", "t1: " + "K♠ " * (n // 3)), Game.from_text),
+    "pysol cards": (lambda n: pysol_with_cards(n), Game.from_pysol),
+}
+
+
+def pysol_with_cards(n: int) -> str:
+    talon, first_column, rest = PYSOL.split("\n", 2)
+    return "\n".join([talon, first_column + " KS" * (n // 3), rest])
 
 
 def cpu_seconds(read, text: str, repeat: int) -> float:
@@ -73,6 +86,11 @@ def main() -> None:
             per = [t / n for t, n in zip(times, args.sizes)]
             print(f"{shape:12} {door:10} " + " ".join(f"{1000 * t:7.1f}ms" for t in times)
                   + f"   {per[-1] / max(per[0], 1e-12):5.2f}")
+    for shape, (make, read) in PILES.items():
+        times = [cpu_seconds(read, make(n), args.repeat) for n in args.sizes]
+        per = [t / n for t, n in zip(times, args.sizes)]
+        print(f"{shape:12} {read.__name__:10} " + " ".join(f"{1000 * t:7.1f}ms" for t in times)
+              + f"   {per[-1] / max(per[0], 1e-12):5.2f}")
 
 
 if __name__ == "__main__":
