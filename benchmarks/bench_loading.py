@@ -50,15 +50,16 @@ def through_cli(tail: str) -> None:
     _variant("klondike " + tail)
 
 
-PILES = {  # other long lines: extra cards in a column, through the position text and a PySolFC layout
-    "t1 cards": (lambda n: TEXT.replace("t1: ", "t1: " + "K♠ " * (n // 3)), Game.from_text),
-    "pysol cards": (lambda n: pysol_with_cards(n), Game.from_pysol),
-}
-
-
 def pysol_with_cards(n: int) -> str:
     talon, first_column, rest = PYSOL.split("\n", 2)
     return "\n".join([talon, first_column + " KS" * (n // 3), rest])
+
+
+PILES = {  # other long lines: extra cards in a column, through the position text and a PySolFC layout
+    "t1 cards": (lambda n: TEXT.replace("t1: ", "t1: " + "K♠ " * (n // 3)), Game.from_text),
+    "pysol cards": (pysol_with_cards, Game.from_pysol),
+}
+
 
 
 def cpu_seconds(read, text: str, repeat: int) -> float:
