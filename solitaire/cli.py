@@ -39,6 +39,16 @@ def _whole(minimum: int, most: int | None = None, why: str = ""):
     return parse
 
 
+def _choice(names: Sequence[str]):
+    """A reader of one of ``names`` (argparse's own choices would echo a wrong one however long it is)."""
+    def parse(text: str) -> str:
+        if text not in names:
+            raise argparse.ArgumentTypeError(f"invalid choice: {quote(text)} (choose from {', '.join(names)})")
+        return text
+    parse.__name__ = "choice"
+    return parse
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -80,7 +90,7 @@ def _add_experiment(commands: argparse._SubParsersAction) -> None:
                "resume after an interruption: finished games are kept in --out)")
     ex.add_argument("--variants", nargs="+", default=["klondike"], type=_variant, metavar="VARIANT",
                     help=_VARIANT_HELP + " (default: klondike)")
-    ex.add_argument("--strategies", nargs="+", default=["greedy"], choices=STRATEGY_NAMES, metavar="STRATEGY",
+    ex.add_argument("--strategies", nargs="+", default=["greedy"], type=_choice(STRATEGY_NAMES), metavar="STRATEGY",
                     help="random, greedy, solver or expert (default: greedy)")
     ex.add_argument("--deals", type=_whole(1, MOST_DEALS, " (split a longer run with --first-seed)"), default=100,
                     metavar="N", help=f"deals per variant, at most {MOST_DEALS:,} (default: 100)")
@@ -127,7 +137,7 @@ def _add_hint(commands: argparse._SubParsersAction) -> None:
                     "a player sees.",
         epilog="example: python -m solitaire hint --strategy expert --seed 3")
     _add_position_arguments(hi)
-    hi.add_argument("--strategy", choices=[n for n in STRATEGY_NAMES if n != "solver"], default="expert",
+    hi.add_argument("--strategy", type=_choice([n for n in STRATEGY_NAMES if n != "solver"]), default="expert",
                     metavar="STRATEGY", help="random, greedy or expert (default: expert; for the solver's line "
                                              "use the solve command)")
     hi.set_defaults(handler=_hint)

@@ -233,6 +233,7 @@ HUGE = "9" * 32
                                                         "must be below 2**63"),
     (["--workers", HUGE], "--workers: expected a whole number from 1 to 256"),
     (["--deals", "9" * 5000], "--deals: expected a whole number, got '999"),
+    (["--strategies", "x" * 100_000], "--strategies: invalid choice: 'xxx"),
     (["--table", "{tmp}"], "is a folder: give a file name, such as games.csv"),
     (["--table", "/nonexistent/x.csv"], "cannot write the table file '/nonexistent/x.csv' (No such file or "
                                         "directory)"),
