@@ -205,7 +205,7 @@ def _check_writable(path: str) -> None:
     """Refuse a file that cannot be written, before the run whose table it would keep."""
     if os.path.isdir(path):
         raise ValueError(f"--table {quote(path, 100)} is a folder: give a file name, such as games.csv")
-    existed = os.path.exists(path)
+    existed = os.path.lexists(path)  # a link to nowhere is kept too
     try:
         with open(path, "a", encoding="utf-8"):  # appends nothing: an existing file stays as it was
             pass
