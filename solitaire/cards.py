@@ -29,6 +29,8 @@ def quote(value: object, width: int = 40) -> str:
         text = repr(value)
     except ValueError:  # an int too long to write out
         return "a number of thousands of digits"
+    except Exception:  # a structure too deep to write out (RecursionError), or a repr that fails
+        return f"a {type(value).__name__} that cannot be written out"
     return text if len(text) <= width else text[:width - 5] + "…" + text[-4:]
 
 

@@ -3,26 +3,50 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Sequence
 
+from .cards import quote
 from .endgame import Outcome
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
+
+# The ranges of the numbers, checked before any work: seeds are kept as 64-bit integers (a deal's seed below
+# 2**64, a results table's below 2**63), and the counts are those one run can hold in memory.
+SEEDS = 2 ** 64
+TABLE_SEEDS = 2 ** 63  # as solitaire.experiments.TABLE_SEEDS, not imported from there: it needs pandas
+MOST_DEALS = 1_000_000
+MOST_WORKERS = 256
+MOST_SAMPLES = 10_000
 _VARIANT_HELP = (f"a registered variant ({', '.join(VARIANTS)}), optionally followed by changed rules in quotes, "
                  "such as \"klondike draw=3\"")
 
 
-def _whole(minimum: int):
+def _whole(minimum: int, most: int | None = None, why: str = ""):
+    """A reader of whole numbers from ``minimum`` to ``most`` (None: no upper bound); ``why`` explains it."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {quote(text)}") from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {quote(text)}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {minimum} to {most:,}{why}, got "
+                                             f"{quote(text)}")
         return value
     parse.__name__ = "whole number"
+    return parse
+
+
+def _choice(names: Sequence[str]):
+    """A reader of one of ``names`` (argparse's own choices would echo a wrong one however long it is)."""
+    def parse(text: str) -> str:
+        if text not in names:
+            raise argparse.ArgumentTypeError(f"invalid choice: {quote(text)} (choose from {', '.join(names)})")
+        return text
+    parse.__name__ = "choice"
     return parse
 
 
@@ -30,9 +54,9 @@ def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {quote(text)}") from None
     if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {quote(text)}")
     return value
 
 
@@ -41,7 +65,7 @@ def _variant(text: str):
     try:
         return variant_from_text(text)
     except ValueError as e:
-        message = str(e) if repr(text) in str(e) else f"cannot read the variant {text!r} ({e})"
+        message = str(e) if quote(text) in str(e) else f"cannot read the variant {quote(text)} ({e})"
         raise argparse.ArgumentTypeError(message) from None
 
 
@@ -67,10 +91,13 @@ def _add_experiment(commands: argparse._SubParsersAction) -> None:
                "resume after an interruption: finished games are kept in --out)")
     ex.add_argument("--variants", nargs="+", default=["klondike"], type=_variant, metavar="VARIANT",
                     help=_VARIANT_HELP + " (default: klondike)")
-    ex.add_argument("--strategies", nargs="+", default=["greedy"], choices=STRATEGY_NAMES, metavar="STRATEGY",
+    ex.add_argument("--strategies", nargs="+", default=["greedy"], type=_choice(STRATEGY_NAMES), metavar="STRATEGY",
                     help="random, greedy, solver or expert (default: greedy)")
-    ex.add_argument("--deals", type=_whole(1), default=100, metavar="N", help="deals per variant (default: 100)")
-    ex.add_argument("--first-seed", type=_whole(0), default=0, metavar="S", help="seed of the first deal (default: 0)")
+    ex.add_argument("--deals", type=_whole(1, MOST_DEALS, " (split a longer run with --first-seed)"), default=100,
+                    metavar="N", help=f"deals per variant, at most {MOST_DEALS:,} (default: 100)")
+    ex.add_argument("--first-seed", type=_whole(0, TABLE_SEEDS - 1, " (2**63 - 1: a results table keeps seeds as "
+                                                                     "64-bit integers)"),
+                    default=0, metavar="S", help="seed of the first deal (default: 0)")
     ex.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T",
                     help="solver time limit per deal in seconds (default: 10)")
     ex.add_argument("--max-nodes", type=_whole(1), default=None, metavar="N",
@@ -80,8 +107,8 @@ def _add_experiment(commands: argparse._SubParsersAction) -> None:
                          "(e.g. --max-seconds 10 --retry-unknown 60)")
     ex.add_argument("--max-moves", type=_whole(1), default=5000, metavar="N",
                     help="move limit per game for random and greedy (default: 5000)")
-    ex.add_argument("--workers", type=_whole(1), default=None, metavar="N",
-                    help="processes to use (default: all cores; 1 plays in this process)")
+    ex.add_argument("--workers", type=_whole(1, MOST_WORKERS), default=None, metavar="N",
+                    help=f"processes to use, at most {MOST_WORKERS} (default: all cores; 1 plays in this process)")
     ex.add_argument("--out", default=None, metavar="FILE",
                     help="SQLite results file: finished games are saved as they end and skipped on a rerun")
     ex.add_argument("--table", default=None, metavar="FILE.csv", help="also write the per-game table as CSV")
@@ -111,7 +138,7 @@ def _add_hint(commands: argparse._SubParsersAction) -> None:
                     "a player sees.",
         epilog="example: python -m solitaire hint --strategy expert --seed 3")
     _add_position_arguments(hi)
-    hi.add_argument("--strategy", choices=[n for n in STRATEGY_NAMES if n != "solver"], default="expert",
+    hi.add_argument("--strategy", type=_choice([n for n in STRATEGY_NAMES if n != "solver"]), default="expert",
                     metavar="STRATEGY", help="random, greedy or expert (default: expert; for the solver's line "
                                              "use the solve command)")
     hi.set_defaults(handler=_hint)
@@ -126,7 +153,8 @@ def _add_chance(commands: argparse._SubParsersAction) -> None:
                     "Hindsight makes it optimistic: a player who cannot see the cards wins less often.",
         epilog="example: python -m solitaire chance --seed 3 --samples 20")
     _add_position_arguments(ch)
-    ch.add_argument("--samples", type=_whole(1), default=20, metavar="N", help="layouts to sample (default: 20)")
+    ch.add_argument("--samples", type=_whole(1, MOST_SAMPLES), default=20, metavar="N",
+                    help=f"layouts to sample, at most {MOST_SAMPLES:,} (default: 20)")
     ch.add_argument("--sample-seed", type=_whole(0), default=0, metavar="S",
                     help="seed of the sampling (default: 0)")
     ch.add_argument("--max-nodes", type=_whole(1), default=5000, metavar="N",
@@ -138,7 +166,8 @@ def _add_position_arguments(command: argparse.ArgumentParser) -> None:
     """--variant, --seed and --position-file: which game a one-position command looks at."""
     command.add_argument("--variant", type=_variant, default=None, metavar="VARIANT",
                          help=_VARIANT_HELP + " (default: klondike; a position file names its own variant)")
-    command.add_argument("--seed", type=_whole(0), default=0, metavar="S", help="the deal's seed (default: 0)")
+    command.add_argument("--seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"), default=0, metavar="S",
+                         help="the deal's seed (default: 0)")
     command.add_argument("--position-file", default=None, metavar="FILE",
                          help="use the position in FILE (text from game.to_text() or JSON from game.to_json()) "
                               "instead of a fresh deal")
@@ -149,6 +178,7 @@ def _experiment(args: argparse.Namespace) -> int:
 
     from .experiments import run, summary, variant_label
 
+    _check_experiment(args)
     variants = {variant_label(v): v for v in args.variants}
     table = run(variants, args.strategies, range(args.first_seed, args.first_seed + args.deals),
                 max_seconds=args.max_seconds, max_nodes=args.max_nodes, max_moves=args.max_moves,
@@ -161,6 +191,30 @@ def _experiment(args: argparse.Namespace) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.float_format", "{:.3f}".format):
         print(shown.to_string(index=False))
     return 0
+
+
+def _check_experiment(args: argparse.Namespace) -> None:
+    """What argparse cannot check alone, before any game is played: the last seed, and the --table file."""
+    if args.first_seed + args.deals > TABLE_SEEDS:
+        raise ValueError(f"the last deal's seed, --first-seed + --deals - 1 = {args.first_seed + args.deals - 1:,}, "
+                         "must be below 2**63 (a results table keeps seeds as 64-bit integers)")
+    if args.table:
+        _check_writable(args.table)
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a file that cannot be written, before the run whose table it would keep."""
+    if os.path.isdir(path):
+        raise ValueError(f"--table {quote(path, 100)} is a folder: give a file name, such as games.csv")
+    existed = os.path.lexists(path)  # a link to nowhere is kept too
+    try:
+        with open(path, "a", encoding="utf-8"):  # appends nothing: an existing file stays as it was
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot write the table file {quote(path, 100)} ({e.strerror}): give a file in a folder "
+                         "that exists and that you may write to") from None
+    if not existed:
+        os.remove(path)
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -204,11 +258,19 @@ def _game(args: argparse.Namespace):
     if args.position_file:
         game = _read_position(args.position_file)
         if args.variant is not None and args.variant != game.variant:
-            raise ValueError(f"the position in {args.position_file!r} is {game.variant.name}, not "
-                             f"{args.variant.name}: leave out --variant")
+            raise ValueError(f"the position in {quote(args.position_file, 100)} is {_variant_name(game.variant)}, "
+                             f"not {_variant_name(args.variant)}: leave out --variant")
         return game, f"the position in {args.position_file}"
     game = Game(args.variant or VARIANTS["klondike"], seed=args.seed)
-    return game, f"{game.variant.name} deal {args.seed}"
+    return game, f"{_variant_name(game.variant)} deal {args.seed}"
+
+
+def _variant_name(v) -> str:
+    """The variant's name, or its rules when it has the name of a registered variant but other rules."""
+    if v.key or v.name not in {known.name for known in VARIANTS.values()}:
+        return v.name
+    from .notation import variant_to_text
+    return variant_to_text(v)
 
 
 def _read_position(path: str):
@@ -217,7 +279,7 @@ def _read_position(path: str):
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise ValueError(f"cannot read the position file {path!r}: {e.strerror}") from None
+        raise ValueError(f"cannot read the position file {quote(path, 100)}: {e.strerror}") from None
     if text.lstrip().startswith("{"):
         return Game.from_json(text)
     return Game.from_text(text)

@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from .cards import quote
 from .endgame import Outcome
 from .state import deal
 from .strategies import STRATEGY_NAMES
@@ -41,6 +42,7 @@ from .variants import VARIANTS, Variant, get_variant
 STRATEGIES = STRATEGY_NAMES  # the one list, kept in strategies.py
 COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
 _INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
+TABLE_SEEDS = 2 ** 63  # seeds below this fit the table's 64-bit integer columns (and SQLite's INTEGER)
 
 
 class Job(NamedTuple):
@@ -117,7 +119,7 @@ def labelled_variants(variants: str | Variant | Iterable[str | Variant] | Mappin
     out: dict[str, Variant] = {}
     for label, v in pairs:
         if label in out and out[label] != v:
-            raise ValueError(f"two different variants have the label {label!r}: pass a dict {{label: Variant}}")
+            raise ValueError(f"two different variants have the label {quote(label)}: pass a dict {{label: Variant}}")
         out[label] = v
     if not out:
         raise ValueError(f"no variants given: choose from {', '.join(VARIANTS)} or pass Variant objects")
@@ -125,17 +127,24 @@ def labelled_variants(variants: str | Variant | Iterable[str | Variant] | Mappin
 
 
 def seed_list(deals: int | Iterable[int]) -> list[int]:
-    """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats)."""
+    """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats).
+
+    Seeds are below 2**63, as the table and the results file keep them as 64-bit integers; this is checked
+    before any game is played (a range is checked by its ends).
+    """
     if isinstance(deals, bool):
-        raise ValueError(f"deals must be a number of deals or a list of seeds, got {deals!r}")
+        raise ValueError(f"deals must be a number of deals or a list of seeds, got {quote(deals)}")
     if isinstance(deals, int):
         if deals < 0:
-            raise ValueError(f"the number of deals must be 0 or more, got {deals!r}")
-        return list(range(deals))
+            raise ValueError(f"the number of deals must be 0 or more, got {quote(deals)}")
+        deals = range(deals)
+    if isinstance(deals, range) and deals and (deals.start >= TABLE_SEEDS or deals[-1] >= TABLE_SEEDS):
+        raise ValueError(f"seeds must be below 2**63 (the table keeps them as 64-bit integers), but the deals run "
+                         f"from seed {quote(deals[0])} to seed {quote(deals[-1])}")
     seeds = list(deals)
-    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or s < 0]
+    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < TABLE_SEEDS]
     if bad:
-        raise ValueError(f"seeds must be whole numbers >= 0, got {bad[0]!r}")
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got {quote(bad[0])}")
     return sorted(set(seeds))
 
 
@@ -147,19 +156,19 @@ def strategy_players(strategies: str | Iterable[str | object]) -> dict[str, obje
     for item in items:
         if isinstance(item, str):
             if item not in STRATEGIES:
-                raise ValueError(f"unknown strategy {item!r}: choose from {', '.join(STRATEGIES)}, or pass a "
+                raise ValueError(f"unknown strategy {quote(item)}: choose from {', '.join(STRATEGIES)}, or pass a "
                                  "strategy object with a name and a choose(obs, moves) method")
             name, player = item, None
         elif callable(getattr(item, "choose", None)):
             name, player = str(getattr(item, "name", "") or type(item).__name__), item
             if name in STRATEGIES:
-                raise ValueError(f"your strategy is called {name!r}, like a built-in one: give it another name "
+                raise ValueError(f"your strategy is called {quote(name)}, like a built-in one: give it another name "
                                  "(its rows in the table are labelled by it)")
         else:
-            raise ValueError(f"{item!r} is not a strategy: give a name ({', '.join(STRATEGIES)}) or an object with "
-                             "a name and a choose(obs, moves) method")
+            raise ValueError(f"{quote(item)} is not a strategy: give a name ({', '.join(STRATEGIES)}) or an object "
+                             "with a name and a choose(obs, moves) method")
         if name in players and players[name] is not player:
-            raise ValueError(f"two different strategies are called {name!r}: give them different names")
+            raise ValueError(f"two different strategies are called {quote(name)}: give them different names")
         players[name] = player
     return players
 
@@ -187,11 +196,11 @@ def make_jobs(variants, strategies: str | Iterable[str | object], deals: int | I
     if not names:
         raise ValueError(f"no strategies given: choose from {', '.join(STRATEGIES)}")
     if not (isinstance(max_seconds, (int, float)) and max_seconds > 0 and math.isfinite(max_seconds)):
-        raise ValueError(f"max_seconds must be a number of seconds > 0, got {max_seconds!r}")
+        raise ValueError(f"max_seconds must be a number of seconds > 0, got {quote(max_seconds)}")
     if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
-        raise ValueError(f"max_nodes must be None or a whole number >= 1, got {max_nodes!r}")
+        raise ValueError(f"max_nodes must be None or a whole number >= 1, got {quote(max_nodes)}")
     if not isinstance(max_moves, int) or max_moves < 1:
-        raise ValueError(f"max_moves must be a whole number >= 1, got {max_moves!r}")
+        raise ValueError(f"max_moves must be a whole number >= 1, got {quote(max_moves)}")
     seeds = seed_list(deals)
     return [Job(label, v, s, seed, float(max_seconds), max_nodes, max_moves, players[s])
             for label, v in labelled.items() for s in dict.fromkeys(names) for seed in seeds]
@@ -212,36 +221,55 @@ _TABLE = ("CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, strategy TEX
 def check_results_file(path: str) -> bool:
     """Is ``path`` a results file of the kit (True), or new/empty (False)? Refuses anything else.
 
-    Another program's file is only read, through a read-only connection, so it stays byte-for-byte as it
-    was: no table is created in it and its journal mode is not switched.
+    Another program's file is only read, through ``connect_read_only``, so it stays byte-for-byte as it
+    was: no table is created in it, its journal mode is not switched, and no file is made beside it.
     """
     if not os.path.exists(path):
         return False
     if os.path.isdir(path):
-        raise ResultsFileError(f"{path!r} is a folder: give a file name for the results, e.g. results.sqlite")
+        raise ResultsFileError(f"{quote(path, 100)} is a folder: give a file name for the results, e.g. results.sqlite")
     if os.path.getsize(path) == 0:
         return False
     with open(path, "rb") as f:
         if f.read(16) != _SQLITE_MAGIC:
-            raise ResultsFileError(f"{path!r} is not a SQLite file, so not a results file of "
+            raise ResultsFileError(f"{quote(path, 100)} is not a SQLite file, so not a results file of "
                                    "solitaire.experiments: it was left untouched; give a new file name")
     try:
-        db = sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+        db = connect_read_only(path)
         try:
             tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
             have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         finally:
             db.close()
     except sqlite3.DatabaseError as e:
-        raise ResultsFileError(f"cannot read {path!r} as a results file ({e}): it was left untouched; "
+        raise ResultsFileError(f"cannot read {quote(path, 100)} as a results file ({e}): it was left untouched; "
                                "give a new file name") from None
     wanted = set(COLUMNS) | {"rules"}
     if not wanted <= have:
         what = (f"its table 'games' lacks the columns {', '.join(sorted(wanted - have))}" if have else
                 f"it holds another program's tables ({', '.join(tables) or 'none'}) and no table 'games'")
-        raise ResultsFileError(f"{path!r} is not a results file of solitaire.experiments ({what}): it was left "
-                               "untouched; give a new file name")
+        raise ResultsFileError(f"{quote(path, 100)} is not a results file of solitaire.experiments ({what}): it was "
+                               "left untouched; give a new file name")
     return True
+
+
+def connect_read_only(path: str | os.PathLike) -> sqlite3.Connection:
+    """A read-only connection to a SQLite file that makes no file beside it, so it works on a read-only disk.
+
+    A file in WAL mode (as results files are) is read as ``immutable`` when it has no ``-wal`` file beside it:
+    then no connection has it open and every commit is in the file itself, and SQLite needs no ``-shm`` file
+    (which it would create, and cannot on a read-only disk). With a ``-wal`` file (a writer has the file
+    open, or a crash left it) it is read through that ``-wal`` and its ``-shm``, which already exist.
+    (A writer that opens the file while it is being read as immutable changes only its ``-wal`` until it
+    checkpoints, after 1,000 pages or when it closes, so a read of a few milliseconds sees the file whole.)
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        wal_mode = f.read(20)[18:20] == b"\x02\x02"  # the header's read and write versions: 2 is WAL
+    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    if wal_mode and not os.path.exists(path + "-wal"):
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True)
 
 
 def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) -> str:
@@ -253,8 +281,10 @@ def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) ->
         advice = "free some disk space, or give a results file on another disk, then run the same command again"
     else:
         advice = "check the file and its folder, or give another results file"
-    kept = (f"; the {saved} games already saved are kept and a rerun skips them" if saved is not None else "")
-    return f"cannot write the results file {path!r} ({text}): {advice}{kept}"
+    kept = ("" if saved is None else "; no game was saved yet" if saved == 0 else
+            "; the 1 game already saved is kept and a rerun skips it" if saved == 1 else
+            f"; the {saved:,} games already saved are kept and a rerun skips them")
+    return f"cannot write the results file {quote(path, 100)} ({text}): {advice}{kept}"
 
 
 class ResultsFile:
@@ -269,11 +299,11 @@ class ResultsFile:
         self.path = os.fspath(path)
         ours = check_results_file(self.path)
         if not write and not ours:
-            raise ResultsFileError(f"no results in {self.path!r}: it is empty or does not exist")
+            raise ResultsFileError(f"no results in {quote(self.path, 100)}: it is empty or does not exist")
         self.saved = 0
         try:
             if not write:
-                self.db = sqlite3.connect(pathlib.Path(self.path).resolve().as_uri() + "?mode=ro", uri=True)
+                self.db = connect_read_only(self.path)
                 return
             self.db = sqlite3.connect(self.path)
             # WAL with synchronous=NORMAL: a committed row survives a crash or kill -9 of this process
@@ -288,7 +318,7 @@ class ResultsFile:
         except sqlite3.OperationalError as e:
             raise ResultsFileError(storage_advice(self.path, e)) from None
         except sqlite3.DatabaseError as e:
-            raise ResultsFileError(f"cannot use {self.path!r} as a results file ({e}): give a new file name "
+            raise ResultsFileError(f"cannot use {quote(self.path, 100)} as a results file ({e}): give a new file name "
                                    "or a SQLite file written by solitaire.experiments") from None
 
     def check_rules(self, labelled: Mapping[str, Variant]) -> None:
@@ -297,8 +327,8 @@ class ResultsFile:
             row = self.db.execute("SELECT rules FROM games WHERE variant = ? AND rules != ? LIMIT 1",
                                   (label, _rules_text(v))).fetchone()
             if row:
-                raise ValueError(f"{self.path!r} already holds games labelled {label!r} with other rules "
-                                 f"({row[0]!r}): choose another label or another results file")
+                raise ValueError(f"{quote(self.path, 100)} already holds games labelled {quote(label)} with other "
+                                 f"rules ({quote(row[0], 120)}): choose another label or another results file")
 
     def done(self, jobs: list[Job]) -> dict[tuple, dict]:
         """The rows already in the file for these jobs, by job key."""
@@ -331,7 +361,7 @@ def _rules_text(v: Variant) -> str:
 def load(results: str | os.PathLike) -> pd.DataFrame:
     """Every game in a results file, as the table ``run`` returns."""
     if not os.path.exists(results):
-        raise ValueError(f"no results file {os.fspath(results)!r}")
+        raise ValueError(f"no results file {quote(os.fspath(results), 100)}")
     f = ResultsFile(results, write=False)
     try:
         rows = [dict(zip(COLUMNS, r)) for r in f.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games "
@@ -349,7 +379,8 @@ def shipped(name: str = "seed_variants") -> pd.DataFrame:
     from importlib.resources import files
     path = files("solitaire").joinpath("data", f"{name}.csv")
     if not path.is_file():
-        raise ValueError(f"no shipped results named {name!r}: choose 'seed_variants', 'published_rules' or 'expert'")
+        raise ValueError(f"no shipped results named {quote(name)}: choose 'seed_variants', 'published_rules' or "
+                         "'expert'")
     with path.open(encoding="utf-8") as f:
         return pd.read_csv(f).astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})
 
@@ -381,7 +412,7 @@ def run(variants, strategies: str | Iterable[str | object], deals: int | Iterabl
     jobs = make_jobs(variants, strategies, deals, max_seconds=max_seconds, max_nodes=max_nodes, max_moves=max_moves)
     ladder = retry_ladder(max_seconds, max_nodes, retry_unknown)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+        raise ValueError(f"workers must be a whole number >= 1, got {quote(workers)}")
     store = ResultsFile(results) if results is not None else None
     rows: dict[tuple, dict] = {}
     try:
@@ -415,7 +446,8 @@ def retry_ladder(max_seconds: float, max_nodes: int | None, retry_unknown: Itera
             raise TypeError
         retries = [float(s) for s in retry_unknown]
     except (TypeError, ValueError):
-        raise ValueError(f"retry_unknown must be a list of time limits in seconds, got {retry_unknown!r}") from None
+        raise ValueError(f"retry_unknown must be a list of time limits in seconds, got "
+                         f"{quote(retry_unknown)}") from None
     ladder = [float(max_seconds), *retries]
     for shorter, longer in zip(ladder, ladder[1:]):
         if not (longer > shorter and math.isfinite(longer)):
@@ -542,7 +574,7 @@ def _alive(pid: int) -> bool:
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval for k successes in n trials (95% for z=1.96); (0, 1) when n is 0."""
     if n < 0 or k < 0 or k > n:
-        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}")
+        raise ValueError(f"need 0 <= k <= n, got k={quote(k)}, n={quote(n)}")
     if n == 0:
         return 0.0, 1.0
     p = k / n

@@ -286,11 +286,11 @@ class Game:
         True
 
         Raises:
-            ValueError: for a variant PySolFC's Klondike layouts cannot describe.
-            PositionTextError: (a ValueError) naming the line that cannot be read.
+            PositionTextError: (a ValueError) naming the line that cannot be read, or a variant that is not
+                a single-deck A-K game (or not one at all).
         """
         from .pysol import position_from_pysol
-        return cls.from_position(position_from_pysol(layout, get_variant(variant)))
+        return cls.from_position(position_from_pysol(layout, variant))
 
     def __str__(self) -> str:
         from .render import text_diagram

@@ -9,26 +9,33 @@ from __future__ import annotations
 from .cards import SUIT_LETTERS, Card, InvalidCardError, card, quote
 from .notation import MAX_POSITION_TEXT, PositionTextError, check_position, read_pile
 from .state import Position
-from .variants import STANDARD_RANKS, Variant
+from .variants import STANDARD_RANKS, Variant, get_variant
 
 
-def _check_variant(v: Variant) -> None:
+def _check_variant(v: Variant, error: type[ValueError] = ValueError) -> None:
     if v.decks != 1 or v.ranks != STANDARD_RANKS or v.aces_aside:
-        raise ValueError(f"PySolFC Klondike layouts are single-deck A-K deals; {v.name} is not one")
+        raise error(f"PySolFC Klondike layouts are single-deck A-K deals; {quote(v.name)} is not one")
 
 
-def position_from_pysol(layout: str, variant: Variant) -> Position:
+def position_from_pysol(layout: str, variant: Variant | str) -> Position:
     """Read a PySolFC Klondike board (a ``Talon:`` line, then one line per column).
 
     >>> from solitaire import KLONDIKE, deal
     >>> position_from_pysol(position_to_pysol(deal(KLONDIKE, 2)), KLONDIKE) == deal(KLONDIKE, 2)
     True
+    >>> position_from_pysol("Talon:", "solijoy")
+    Traceback (most recent call last):
+    solitaire.notation.PositionTextError: PySolFC Klondike layouts are single-deck A-K deals; 'SoliJoy' is not one
 
     Raises:
-        ValueError: for a variant that is not a single-deck A-K game.
-        PositionTextError: naming the line that cannot be read, or what makes the position impossible.
+        PositionTextError: (a loader raises nothing else) naming the line that cannot be read, what makes the
+            position impossible, or a variant that is not a single-deck A-K game (or not a variant at all).
     """
-    _check_variant(variant)
+    try:
+        variant = get_variant(variant)
+    except ValueError as e:
+        raise PositionTextError(str(e)) from None
+    _check_variant(variant, PositionTextError)
     if not isinstance(layout, str) or len(layout) > MAX_POSITION_TEXT:
         raise PositionTextError(f"a PySolFC layout is text of at most {MAX_POSITION_TEXT:,} characters, got "
                                 f"{quote(layout) if not isinstance(layout, str) else f'{len(layout):,} characters'}")

@@ -49,8 +49,9 @@ class Variant:
 
     def __post_init__(self) -> None:
         problems = list(self._type_problems()) or list(self._rule_problems())
-        if problems:
-            raise InvalidVariantError(f"invalid variant {quote(self.name)}: " + "; ".join(problems))
+        if problems:  # at most three, so that the message stays readable
+            more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+            raise InvalidVariantError(f"invalid variant {quote(self.name)}: " + "; ".join(problems[:3]) + more)
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
 
     def __hash__(self) -> int:
@@ -72,11 +73,11 @@ class Variant:
         if self.build not in BUILDS:
             yield f"build must be one of {BUILDS}, got {quote(self.build)}"
         if len(set(self.ranks)) != len(self.ranks) or not self.ranks:
-            yield f"ranks must be distinct and non-empty, got {self.ranks!r}"
+            yield f"ranks must be distinct and non-empty, got {quote(self.ranks)}"
         if not set(self.ranks) <= set(STANDARD_RANKS):
             yield f"ranks must come from {' '.join(STANDARD_RANKS)}, got {quote(self.ranks)}"
         if not 1 <= self.decks <= 4:
-            yield f"decks must be 1 to 4, got {self.decks!r}"
+            yield f"decks must be 1 to 4, got {quote(self.decks)}"
         if not self.columns or min(self.columns) < 1 or len(self.columns) > 16:
             yield f"columns must be a tuple of 1 to 16 card counts, each >= 1, got {quote(self.columns)}"
         elif sum(self.columns) > self.deck_size:
@@ -85,13 +86,15 @@ class Variant:
             yield (f"with aces_aside the deal may need {sum(self.columns) + self.foundations} cards "
                    f"but the deck has only {self.deck_size}")
         if not 1 <= self.face_up <= min(self.columns or (1,)):
-            yield f"face_up must be between 1 and the smallest column ({min(self.columns or (1,))}), got {self.face_up!r}"
+            yield (f"face_up must be between 1 and the smallest column ({min(self.columns or (1,))}), "
+                   f"got {quote(self.face_up)}")
         if self.empty_column_ranks is not None and not set(self.empty_column_ranks) <= set(self.ranks):
-            yield f"empty_column_ranks {self.empty_column_ranks!r} must be ranks of the deck (or None for any card)"
+            yield (f"empty_column_ranks {quote(self.empty_column_ranks)} must be ranks of the deck "
+                   "(or None for any card)")
         if not 1 <= self.draw <= 52:
-            yield f"draw must be 1 or more (cards turned per draw), got {self.draw!r}"
+            yield f"draw must be 1 to 52 (cards turned per draw), got {quote(self.draw)}"
         if self.passes is not None and self.passes < 1:
-            yield f"passes must be None (unlimited) or at least 1, got {self.passes!r}"
+            yield f"passes must be None (unlimited) or at least 1, got {quote(self.passes)}"
 
     @property
     def deck_size(self) -> int:
