@@ -13,6 +13,7 @@ on their own; functions nested in a function are read with it). The table of not
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import json
 import sys
@@ -31,7 +32,7 @@ def core_definitions() -> dict[str, tuple[str, set[int]]]:
     and class of the core and every method of its classes."""
     found: dict[str, tuple[str, set[int]]] = {}
     for name in CORE:
-        path = ROOT / "solitaire" / f"{name}.py"
+        path = Path(importlib.import_module(f"solitaire.{name}").__file__).resolve()  # the files the lessons show
         text = path.read_text(encoding="utf-8").splitlines()
 
         def lines(node: ast.AST) -> set[int]:
