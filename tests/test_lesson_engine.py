@@ -103,6 +103,10 @@ def test_a_refusal_names_the_position_and_both_answers(capsys: pytest.CaptureFix
     check("02b.waste_moves", waste_moves_any_foundation)
     out = capsys.readouterr().out
     assert "SoliJoy" in out and "foundations:" in out and "returned ['w>f']" in out and "the kit's answer is []" in out
+    from solitaire.lessons import lesson02b
+    p = lesson02b.first_difference  # kept for the student to try their function on
+    targets, wants = column_targets(p, rules(SOLIJOY)), foundation_wants(p)
+    assert p.variant == SOLIJOY and waste_moves_any_foundation(p, targets, wants) != waste_moves(p, targets, wants)
 
 
 @pytest.mark.parametrize("variant", [KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3], ids=lambda v: v.name)

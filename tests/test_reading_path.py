@@ -70,7 +70,9 @@ def _displayed(obj: object, start: str | None, stop: str | None) -> tuple[str, s
     first = next((i for i, line in enumerate(lines) if start in line), None) if start else 0
     if first is None:
         return inspect.getsourcefile(obj), set()
-    last = next((i for i in range(first + 1, len(lines)) if stop in lines[i]), len(lines) - 1) if stop else len(lines) - 1
+    last = len(lines) - 1
+    if stop:
+        last = next((i for i in range(first + 1, len(lines)) if stop in lines[i]), last)
     return str(Path(inspect.getsourcefile(obj)).resolve()), set(range(first_line + first, first_line + last + 1))
 
 

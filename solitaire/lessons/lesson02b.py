@@ -44,9 +44,15 @@ def playout_positions(variant: Variant, wanted: str, n: int = POSITIONS_PER_VARI
     return tuple(found[:n])
 
 
+first_difference: Position | None = None  # the position a check last found wrong, to try the function on
+
+
 def _differ(p: Position, got: Any, want: Any, call: str) -> Verdict:
+    global first_difference
+    first_difference = p
     return Verdict(False, f"on this {p.variant.name} position (one of the random playouts' positions):\n"
-                          f"{text_diagram(p)}\n  {call} returned {got!r}\n  the kit's answer is {want!r}")
+                          f"{text_diagram(p)}\n  {call} returned {got!r}\n  the kit's answer is {want!r}\n"
+                          "  (the position is solitaire.lessons.lesson02b.first_difference: try your function on it)")
 
 
 def _as_moves(got: Any, call: str) -> list[Move]:
