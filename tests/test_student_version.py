@@ -134,13 +134,11 @@ def test_each_lesson_opens_with_its_plan_and_ends_with_what_we_learned(path: Pat
     assert 2 <= sum(line.startswith("- ") for line in goals.splitlines()) <= 4
     assert re.search(r"\*\*Time:\*\* about \d+ minutes", first)
     assert "## What we learned" in last and "[index](00_index.ipynb)" in last
-    number = int(path.stem[:2])
-    if number > 0:
-        previous = [p.name for p in LESSONS if int(p.stem[:2]) == number - 1]
-        assert previous and f"← [" in last and f"]({previous[0]})" in last
-    later = [p.name for p in LESSONS if int(p.stem[:2]) == number + 1]
-    if later:
-        assert f"]({later[0]}) →" in last
+    i = LESSONS.index(path)  # in name order, so a split lesson (02b) comes after its first part (02)
+    if i > 0:
+        assert f"← [" in last and f"]({LESSONS[i - 1].name})" in last
+    if i + 1 < len(LESSONS):
+        assert f"]({LESSONS[i + 1].name}) →" in last
 
 
 OUTSIDE_THE_REPOSITORY = re.compile(r"\.\.[/]shared|shared[/]RULES|RULES\.md")  # the folder beside the repository
