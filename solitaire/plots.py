@@ -149,7 +149,7 @@ def solver_effort(df: pd.DataFrame) -> Figure:
     for i, (variant, part) in enumerate(solved.groupby("variant", sort=False)):
         decided = part[part["outcome"].isin(["won", "unwinnable"])]
         style = _style(i)
-        label = f"{variant}: {len(decided)}/{len(part)} decided"
+        label = f"{variant}: {len(decided)}/{len(part)}"
         for ax, column in zip(axes, ["seconds", "nodes"]):
             x = np.sort(decided[column].to_numpy(float))
             y = np.arange(1, len(x) + 1) / len(part)
@@ -163,7 +163,8 @@ def solver_effort(df: pd.DataFrame) -> Figure:
         ax.grid(alpha=0.3)
         ax.set_title(f"by {column}")
     axes[0].set_ylabel("share of deals decided")
-    axes[1].legend(title="variant", loc="lower right")  # below the curves, which rise to the right
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, title="variant: deals decided", loc="outside lower center", ncols=min(3, len(labels)))
     fig.suptitle("Solver effort: deals decided within a budget")
     return fig
 

@@ -115,7 +115,8 @@ def test_solver_effort_plots_the_decided_share(games):
     assert seconds_axis.get_xscale() == "log"
     line = seconds_axis.lines[0]
     assert max(line.get_ydata()) == pytest.approx(9 / 12)  # 9 of 12 deals decided (won or unwinnable)
-    assert "9/12 decided" in fig.axes[1].get_legend().get_texts()[0].get_text()
+    legend = fig.legends[0]
+    assert "9/12" in legend.get_texts()[0].get_text() and "decided" in legend.get_title().get_text()
 
 
 def test_plots_explain_tables_they_cannot_use(games):
