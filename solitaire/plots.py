@@ -2,6 +2,9 @@
 
 Colours come from the Okabe-Ito palette, which stays distinct for colour-blind readers; markers
 differ too, so the plots read in greyscale. Every function returns the matplotlib Figure.
+
+Sized for a projector: a figure is at most ``MAX_WIDTH`` inches wide, so a notebook shows it at its own size
+(100 dpi, no shrinking to fit), and no text is smaller than ``SMALLEST_TEXT`` points.
 """
 from __future__ import annotations
 
@@ -14,6 +17,25 @@ from .endgame import Outcome
 
 OKABE_ITO = ["#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#000000", "#f0e442"]  # yellow last: faint on white
 MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
+MAX_WIDTH = 9.0     # inches: 900 px at the notebook's 100 dpi, narrower than a notebook's output area
+SMALLEST_TEXT = 12  # points, legends included
+FONTS = {"font.size": 13, "axes.titlesize": 14, "axes.labelsize": 13, "xtick.labelsize": 12,
+         "ytick.labelsize": 12, "legend.fontsize": SMALLEST_TEXT, "legend.title_fontsize": SMALLEST_TEXT,
+         "figure.titlesize": 15}
+
+
+def _projector(plot):
+    """Draw ``plot``'s figure with the projector's font sizes, whatever the caller's rcParams say."""
+    import functools
+
+    @functools.wraps(plot)
+    def drawn(*args, **kwargs) -> Figure:
+        with plt.rc_context(FONTS):
+            fig = plot(*args, **kwargs)
+            for ax in fig.axes:
+                ax.tick_params(labelsize=FONTS["xtick.labelsize"])
+        return fig
+    return drawn
 
 
 def _style(i: int) -> dict:
@@ -27,6 +49,7 @@ def _require(df: pd.DataFrame, columns: list[str], what: str) -> None:
                          f"solitaire.experiments.{'summary' if what == 'win_rates' else 'run'}")
 
 
+@_projector
 def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     """Win rate per variant (groups) and strategy (colours) with Wilson 95% whiskers.
 
@@ -34,7 +57,8 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     if every undecided deal were winnable.
     """
     _require(summary_df, ["variant", "strategy", "win_rate", "low", "high"], "win_rates")
-    fig, ax = _figure(ax, (max(6.0, 1.6 * summary_df["variant"].nunique() + 3.5), 4))
+    long_labels = summary_df["variant"].astype(str).str.len().max() > 12
+    fig, ax = _figure(ax, (min(MAX_WIDTH, 1.6 * summary_df["variant"].nunique() + 3.5), 5.5 if long_labels else 4.5))
     variants = list(dict.fromkeys(summary_df["variant"]))
     strategies = list(dict.fromkeys(summary_df["strategy"]))
     width = 0.7 / max(1, len(strategies))
@@ -53,8 +77,8 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
                 ax.plot(x[has], high[has], linestyle="none", marker=style["marker"], markerfacecolor="white",
                         color=style["color"], label=f"{strategy}: if undecided deals are won")
     ax.set_xticks(range(len(variants)), variants)
-    if max(map(len, variants)) > 12:  # long labels (custom variants) would overlap
-        ax.tick_params(axis="x", labelrotation=20)
+    if long_labels:  # long labels (custom variants) would overlap
+        ax.tick_params(axis="x", labelrotation=30)
         for label in ax.get_xticklabels():
             label.set_horizontalalignment("right")
     ax.set_xlim(-0.6, len(variants) - 0.4)
@@ -65,49 +89,69 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     ax.grid(axis="y", alpha=0.3)
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: ":" in labels[i])  # strategies first, then the "if" markers
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], title="strategy", fontsize="small",
+    ax.legend([handles[i] for i in order], [labels[i] for i in order], title="strategy",
               loc="upper left", bbox_to_anchor=(1.01, 1))
     return fig
 
 
+def played_out(df: pd.DataFrame) -> pd.Series:
+    """Which games were played to an end: not the undecided ones, nor a deal the solver proved unwinnable
+    (the solver does not play those, so their ``on_foundations`` is the deal's, not an end's)."""
+    if "outcome" not in df.columns:
+        return pd.Series(True, index=df.index)
+    return (df["outcome"] != "unknown") & ~((df["strategy"] == "solver") & (df["outcome"] != "won"))
+
+
+@_projector
 def foundation_distribution(df: pd.DataFrame) -> Figure:
-    """How many cards reach the foundations, per variant (panels) and strategy (colours)."""
+    """How many cards reach the foundations at the end, per variant (panels) and strategy (colours).
+
+    Only games played to an end are drawn (``played_out``), each as a share of all games of its strategy;
+    a panel's title says how many deals were not played out.
+    """
     _require(df, ["variant", "strategy", "on_foundations"], "foundation_distribution")
     variants = list(dict.fromkeys(df["variant"]))
     strategies = list(dict.fromkeys(df["strategy"]))
-    ncols = min(3, max(1, len(variants)))  # at most three panels a row
+    ended = played_out(df)
+    ncols = min(2, max(1, len(variants)))  # at most two panels a row
     nrows = -(-max(1, len(variants)) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 3.6 * nrows), squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(nrows, ncols, figsize=(MAX_WIDTH if ncols > 1 else 6.0, 3.6 * nrows), squeeze=False,
+                             layout="constrained")
     for ax in axes.flat[len(variants):]:
         ax.remove()
     for ax, variant in zip(axes.flat, variants):
-        part = df[df["variant"] == variant]
+        in_variant = df["variant"] == variant
+        part = df[in_variant & ended]
         top = int(part["on_foundations"].max()) if len(part) else 1
         bins = np.arange(0, top + 2) - 0.5
         for i, strategy in enumerate(strategies):
             values = part.loc[part["strategy"] == strategy, "on_foundations"].to_numpy()
-            if len(values):
+            games = int((in_variant & (df["strategy"] == strategy)).sum())
+            if len(values):  # each game weighs 1 / all games, so a bar's height is a share of all of them
                 ax.hist(values, bins=bins, histtype="step", linewidth=1.8, color=_style(i)["color"],
-                        weights=np.full(len(values), 1 / len(values)), label=f"{strategy} ({len(values)} games)")
-        ax.set_title(str(variant))
+                        weights=np.full(len(values), 1 / games), label=strategy)
+        left_out = int((in_variant & ~ended).sum())
+        ax.set_title(str(variant) + (f"\n({left_out} deals not played out)" if left_out else ""))
         ax.set_xlabel("cards on foundations at the end")
         ax.set_ylabel("share of games")
-        ax.legend(fontsize="small")
+    handles = {label: h for ax in fig.axes for h, label in zip(*ax.get_legend_handles_labels())}
+    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=len(handles), title="strategy")
     fig.suptitle("Cards on foundations at the end of the game")
     return fig
 
 
+@_projector
 def solver_effort(df: pd.DataFrame) -> Figure:
     """Share of deals the solver decided (won or proved unwinnable) within a given time and node count."""
     _require(df, ["variant", "strategy", "outcome", "seconds", "nodes"], "solver_effort")
     solved = df[df["strategy"] == "solver"]
     if solved.empty:
         raise ValueError("solver_effort needs games played with the 'solver' strategy; the table has none")
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True, layout="constrained")
+    fig, axes = plt.subplots(1, 2, figsize=(MAX_WIDTH, 4.5), sharey=True, layout="constrained")
     for i, (variant, part) in enumerate(solved.groupby("variant", sort=False)):
         decided = part[part["outcome"].isin([Outcome.WON, Outcome.UNWINNABLE])]
         style = _style(i)
-        label = f"{variant}: {len(decided)}/{len(part)} decided"
+        label = f"{variant}: {len(decided)}/{len(part)}"
         for ax, column in zip(axes, ["seconds", "nodes"]):
             x = np.sort(decided[column].to_numpy(float))
             y = np.arange(1, len(x) + 1) / len(part)
@@ -121,11 +165,13 @@ def solver_effort(df: pd.DataFrame) -> Figure:
         ax.grid(alpha=0.3)
         ax.set_title(f"by {column}")
     axes[0].set_ylabel("share of deals decided")
-    axes[1].legend(fontsize="small", title="variant", loc="upper left", bbox_to_anchor=(1.02, 1))
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, title="variant: deals decided", loc="outside lower center", ncols=min(3, len(labels)))
     fig.suptitle("Solver effort: deals decided within a budget")
     return fig
 
 
+@_projector
 def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 5000, ax=None) -> Figure:
     """The chance to win after every move of ``game``, for a player who cannot see the face-down cards.
 
@@ -158,7 +204,7 @@ def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 50
     ax.set_ylabel("chance to win from here")
     ax.set_title(f"Win chance after every move ({game.variant.name}, {len(game.moves)} moves)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small", loc="lower left")
+    ax.legend(loc="lower left")
     return fig
 
 
@@ -169,4 +215,4 @@ def _figure(ax, size: tuple[float, float]):
     return ax.figure, ax
 
 
-__all__ = ["OKABE_ITO", "foundation_distribution", "solver_effort", "win_chance_story", "win_rates"]
+__all__ = ["OKABE_ITO", "foundation_distribution", "played_out", "solver_effort", "win_chance_story", "win_rates"]

@@ -78,8 +78,34 @@ def test_win_rates_draws_on_given_axes(games):
 def test_foundation_distribution_has_one_panel_per_variant(games):
     fig = foundation_distribution(games)
     titled_and_labelled(fig)
-    assert [ax.get_title() for ax in fig.axes] == ["klondike", "italian"]
+    assert [ax.get_title().split("\n")[0] for ax in fig.axes] == ["klondike", "italian"]
     assert fig.axes[1].get_xlim()[1] >= 32
+
+
+def test_foundation_distribution_leaves_out_games_not_played_out(games):
+    """The solver does not play out a deal it cannot win (or leaves undecided): no '0 cards home' for those."""
+    fig = foundation_distribution(games)
+    klondike = fig.axes[0]
+    assert "6 deals not played out" in klondike.get_title()  # 3 unwinnable + 3 unknown of the solver's 12
+    solver = next(p for p in klondike.patches if mcolors.to_hex(p.get_edgecolor()) == OKABE_ITO[1])
+    ys = solver.get_xy()[:, 1]
+    assert max(ys) == pytest.approx(6 / 12)  # its 6 won games, at 52 cards, as a share of all 12
+    xs = solver.get_xy()[:, 0]
+    assert min(xs[ys > 0]) > 50  # nothing drawn at 0 cards home
+
+
+def test_text_is_projector_sized(games):
+    """At least 12 pt everywhere, and at most 9 inches wide, so a notebook shows it unshrunk."""
+    from matplotlib.text import Text
+    s = summary(games)
+    many = pd.concat([s.assign(variant=s["variant"] + f", rule {i}") for i in range(5)])
+    with plt.rc_context({"font.size": 6, "legend.fontsize": 5}):  # the caller's settings do not shrink it
+        figures = [win_rates(s), win_rates(many), foundation_distribution(games), solver_effort(games)]
+    for fig in figures:
+        fig.canvas.draw()
+        assert fig.get_size_inches()[0] <= 9.0
+        texts = [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
+        assert texts and min(t.get_fontsize() for t in texts) >= 12
 
 
 def test_solver_effort_plots_the_decided_share(games):
@@ -89,7 +115,8 @@ def test_solver_effort_plots_the_decided_share(games):
     assert seconds_axis.get_xscale() == "log"
     line = seconds_axis.lines[0]
     assert max(line.get_ydata()) == pytest.approx(9 / 12)  # 9 of 12 deals decided (won or unwinnable)
-    assert "9/12 decided" in fig.axes[1].get_legend().get_texts()[0].get_text()
+    legend = fig.legends[0]
+    assert "9/12" in legend.get_texts()[0].get_text() and "decided" in legend.get_title().get_text()
 
 
 def test_plots_explain_tables_they_cannot_use(games):

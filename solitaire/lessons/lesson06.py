@@ -1,43 +1,54 @@
-"""Checks for the exercises of lesson 06 (experiments), registered with ``solitaire.lessons.check``."""
+"""Checks for the exercises of lesson 06 (how winnable is each game), registered with ``solitaire.lessons.check``."""
 from __future__ import annotations
 
-import dataclasses
+import functools
 import math
+import numbers
 from typing import Any
 
-from ..variants import KLONDIKE
-from .checks import Verdict, NotAnswered, exercise, number_verdict
+from .checks import NotAnswered, Verdict, call_student, exercise
+
+# The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
+WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
+                for k in sorted({0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n}) if 0 <= k <= n]
+DEALS_TOLERANCE = 0.01  # an answer may exceed the smallest number of deals by this share
 
 
-@exercise("06.interval", "Give the 95% Wilson interval (low, high) for 30 wins in 100 games, to 3 decimals.")
-def _interval(answer: Any) -> Verdict:
+def _real(x: Any) -> bool:
+    """A real number of any numeric type (int, float, numpy, pandas), but not a bool."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _wald(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = k / n
+    half = z * math.sqrt(p * (1 - p) / n)
+    return p - half, p + half
+
+
+@exercise("06.wilson", "Write my_wilson(wins, games) that returns the 95% Wilson interval (low, high) for a win "
+                       "rate, using the formula of lesson 06 with z = 1.96.")
+def _wilson(answer: Any) -> Verdict:
     from ..experiments import wilson  # pandas is needed only here
-    try:
-        low, high = answer
-    except (TypeError, ValueError):
-        raise NotAnswered(f"expected a pair (low, high), got {answer!r}") from None
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (low, high)):
-        raise NotAnswered(f"expected two numbers (low, high), got {answer!r}")
-    want = wilson(30, 100)
-    if all(abs(x - w) <= 0.0015 for x, w in zip((low, high), want)):
-        return Verdict(True, f"the interval is ({want[0]:.3f}, {want[1]:.3f}): note it is not centred on 0.30.")
-    wald = 1.96 * math.sqrt(0.3 * 0.7 / 100)
-    if abs(low - (0.3 - wald)) < 0.002 and abs(high - (0.3 + wald)) < 0.002:
-        return Verdict(False, "that is the normal (Wald) interval, 0.30 ± 1.96·√(0.3·0.7/100); "
-                              "the Wilson interval is pulled toward 0.5.")
-    return Verdict(False, f"({low}, {high}) is not the Wilson interval for 30 wins in 100 games.")
-
-
-@exercise("06.draw3_rate", "What share of Klondike deals 0 to 99 does greedy win when three cards are drawn at a "
-                           "time? (a fraction between 0 and 1)")
-def _draw3_rate(answer: Any) -> Verdict:
-    from ..strategies import play_game
-    draw3 = dataclasses.replace(KLONDIKE, name="Klondike draw 3", draw=3)
-    wins = sum(play_game(draw3, seed, "greedy").outcome == "won" for seed in range(100))
-    if isinstance(answer, (int, float)) and not isinstance(answer, bool) and answer == wins and wins > 1:
-        return Verdict(False, f"{answer} is the number of wins; give the share, wins / 100.")
-    return number_verdict(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99", tolerance=0.0005)
-
+    if answer is wilson:
+        return Verdict(False, "that is the kit's own wilson: write the formula yourself, as a function of "
+                              "(wins, games).")
+    for k, n in WILSON_PAIRS:
+        got = call_student(answer, k, n)
+        try:
+            low, high = (float(x) for x in got)
+        except (TypeError, ValueError):
+            raise NotAnswered(f"my_wilson({k}, {n}) should return a pair (low, high), but returned {got!r}") from None
+        want = wilson(k, n)
+        if all(abs(x - w) <= 1e-6 for x, w in zip((low, high), want)):
+            continue
+        if all(abs(x - w) <= 1e-6 for x, w in zip((low, high), _wald(k, n))):
+            return Verdict(False, f"for {k} wins in {n} games yours gives ({low:.4f}, {high:.4f}): that is the "
+                                  "Wald interval, p ± 1.96·√(p(1-p)/n). The Wilson interval's centre and "
+                                  "half-width both carry the z²/n terms.")
+        return Verdict(False, f"for {k} wins in {n} games yours gives ({low:.4f}, {high:.4f}), but the Wilson "
+                              f"interval is ({want[0]:.4f}, {want[1]:.4f}). Check each term of the formula.")
+    return Verdict(True, f"your function agrees with the kit's wilson on all {len(WILSON_PAIRS)} (wins, games) "
+                         "pairs tried, from 0 wins in 1 game to 6000 wins in 6000.")
 
 
 def _width_at_80(n: int) -> float:
@@ -46,25 +57,29 @@ def _width_at_80(n: int) -> float:
     return high - low
 
 
+@functools.cache
+def fewest_deals_at_80(width: float = 0.02) -> int:
+    """The smallest number of deals whose 95% Wilson interval around an 80% win rate is at most ``width`` wide."""
+    n = 1
+    while _width_at_80(n) > width:
+        n += 1
+    return n
+
+
 @exercise("06.deals_needed", "About how many deals does it take for a 95% Wilson interval around a win rate of "
-                             "80% to be at most 2 percentage points wide (±1 point)?")
+                             "80% to be at most 2 percentage points wide (±1 point)? Give the smallest number.")
 def _deals_needed(answer: Any) -> Verdict:
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)) or not math.isfinite(answer):
+    if not _real(answer) or not math.isfinite(answer):
         raise NotAnswered(f"expected a number of deals, got {answer!r}")
     if answer < 1:
         return Verdict(False, f"{answer!r} is not a number of deals: give a whole number of deals, at least 1.")
-    n = 100
-    while _width_at_80(n) > 0.02:
-        n += 1
-    deals = round(answer)
-    if deals >= n:
-        if deals <= 1.03 * n:
-            return Verdict(True, f"about {n} deals: four times the deals for half the width, since the width "
-                                 "shrinks like 1/√n.")
-        return Verdict(True, f"{deals} deals are enough (the interval is {_width_at_80(deals):.4f} wide), but fewer "
-                             "would do: how small can you go? The width shrinks like 1/√n.")
-    if deals >= 0.97 * n:
-        return Verdict(True, f"about {n} deals (yours, {deals}, is a hair short: the interval is "
-                             f"{_width_at_80(deals):.4f} wide): four times the deals for half the width.")
-    return Verdict(False, f"with {deals} deals the interval is {_width_at_80(deals):.4f} wide, more than 0.02: "
-                          "try more deals (the width shrinks like 1/√n, so halving it takes four times the deals).")
+    deals, n = round(answer), fewest_deals_at_80()
+    if _width_at_80(deals) > 0.02:
+        return Verdict(False, f"with {deals} deals the interval is {_width_at_80(deals):.4f} wide, more than 0.02: "
+                              "try more deals (the width shrinks like 1/√n, so halving it takes four times the "
+                              "deals).")
+    if deals > (1 + DEALS_TOLERANCE) * n:
+        return Verdict(False, f"with {deals} deals the interval is {_width_at_80(deals):.4f} wide: enough, but "
+                              "far more than needed. Which is the smallest number of deals that is enough?")
+    return Verdict(True, f"about {n} deals (yours, {deals}, gives an interval {_width_at_80(deals):.4f} wide): "
+                         "four times the deals for half the width, since the width shrinks like 1/√n.")

@@ -1,0 +1,69 @@
+"""Lesson 06b (what each rule changes; four players side by side): the sign test and the exercises' checks,
+registered with ``solitaire.lessons.check``."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from typing import Any
+
+from ..variants import KLONDIKE
+from .checks import NotAnswered, Verdict, exercise, number_verdict
+
+# The sign test exercise: Klondike (draw 1), deals 0-299, the expert against greedy (lesson 06b's table).
+SIGN_TEST_COUNTS = (51, 36)  # deals won by the expert only, by greedy only
+
+
+def sign_test(a: int, b: int) -> float:
+    """Two-sided sign test: the chance that a fair coin splits ``a + b`` tosses at least as unevenly as a to b.
+
+    >>> sign_test(9, 1)
+    0.021484375
+    >>> sign_test(5, 5)
+    1.0
+    """
+    if a < 0 or b < 0:
+        raise ValueError(f"counts must not be negative, got a={a!r}, b={b!r}")
+    m = a + b
+    tail = sum(math.comb(m, k) for k in range(max(a, b), m + 1)) / 2 ** m
+    return min(1.0, 2 * tail)
+
+
+def _real(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+@exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: the expert alone wins 51 deals and greedy alone 36. "
+                           "Give the two-sided sign test's p-value.")
+def _sign_test(answer: Any) -> Verdict:
+    if not _real(answer) or not math.isfinite(answer):
+        raise NotAnswered(f"expected a p-value (a number between 0 and 1), got {answer!r}")
+    a, b = SIGN_TEST_COUNTS
+    want, m = sign_test(a, b), a + b
+    if abs(answer - want) <= 0.0005:
+        return Verdict(True, f"p ≈ {want:.3f}: a fair coin splits {m} deals at least {a} to {b} about one time in "
+                             f"{round(1 / want)}, so this split alone does not show that the expert is better.")
+    if abs(answer - want / 2) <= 0.0005:
+        return Verdict(False, "that is one tail only (the expert ahead). Greedy could have been the one ahead just "
+                              "as unevenly: add the other tail.")
+    if abs(answer - math.comb(m, a) / 2 ** m * 2) <= 0.0005 or abs(answer - math.comb(m, a) / 2 ** m) <= 0.0005:
+        return Verdict(False, f"that counts only splits of exactly {a} to {b}; the p-value adds every split at least "
+                              "as uneven.")
+    if not 0 <= answer <= 1:
+        return Verdict(False, f"{answer!r} cannot be a p-value: a probability lies between 0 and 1.")
+    direction = "too high" if answer > want else "too low"
+    return Verdict(False, f"your p-value {answer:.4g} is {direction}. Toss {m} fair coins (only the deals that "
+                          "exactly one player wins count) and add the chances of every split at least as uneven.")
+
+
+@exercise("06b.draw3_rate", "What share of Klondike deals 0 to 99 does greedy win when three cards are drawn at a "
+                            "time? (a fraction between 0 and 1)")
+def _draw3_rate(answer: Any) -> Verdict:
+    from ..strategies import play_game
+    draw3 = dataclasses.replace(KLONDIKE, name="Klondike draw 3", draw=3)
+    wins = sum(play_game(draw3, seed, "greedy").outcome == "won" for seed in range(100))
+    if _real(answer) and answer == wins and wins > 1:
+        return Verdict(False, f"{answer} is the number of wins; give the share, wins / 100.")
+    if _real(answer):
+        answer = float(answer)
+    return number_verdict(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99", tolerance=0.0005)

@@ -1,0 +1,140 @@
+"""The statistics lessons' checks (06: the Wilson interval and the deals needed; 06b: the sign test and the draw-3
+rate): each right answer passes, also as numpy and pandas numbers, and each plausible wrong answer and a nonsense one
+is refused with a "✘ Not yet:" message. The expected values are computed here independently of the checks."""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import binomtest
+
+from solitaire import KLONDIKE
+from solitaire.experiments import wilson
+from solitaire.lessons import check, lesson06, lesson06b
+from solitaire.strategies import play_game
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson interval as a student writes it, from the formula in lesson 06 (no clipping)."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def _wald(k: int, n: int) -> tuple[float, float]:
+    p = k / n
+    half = 1.96 * math.sqrt(p * (1 - p) / n)
+    return p - half, p + half
+
+
+def _no_correction_in_half_width(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n) / (1 + z * z / n)  # forgets the z²/4n² term
+    return centre - half, centre + half
+
+
+def _width_at_80(n: int) -> float:
+    low, high = _wilson(round(0.8 * n), n)
+    return min(1.0, high) - max(0.0, low)
+
+
+FEWEST_DEALS = next(n for n in range(1, 20_000) if _width_at_80(n) <= 0.02)
+SIGN_P = binomtest(51, 87, 0.5).pvalue  # two-sided; the binomial is symmetric at 1/2
+DRAW3_RATE = sum(play_game(dataclasses.replace(KLONDIKE, draw=3), seed, "greedy").outcome == "won"
+                 for seed in range(100)) / 100
+
+CASES = {
+    "06.wilson": (_wilson, [_wald, _no_correction_in_half_width, lambda k, n: (k / n, k / n), wilson,
+                            lambda k, n: _wilson(k, n, z=1.645)], "the Wilson interval"),
+    "06.deals_needed": (FEWEST_DEALS, [6000, 10**9, 10_000, 1000, FEWEST_DEALS - 1], "many deals"),
+    "06b.sign_test": (SIGN_P, [SIGN_P / 2, math.comb(87, 51) / 2**87, 2 * math.comb(87, 51) / 2**87, 0.05, 51 / 87],
+                      "not significant"),
+    "06b.draw3_rate": (DRAW3_RATE, [round(DRAW3_RATE * 100), 0.51, DRAW3_RATE + 0.01], "a fifth"),
+}
+
+
+def _numeric_forms(x: float) -> list:
+    """The same number as a student may hold it: plain, numpy, and read out of pandas."""
+    forms = [x, np.float64(x), pd.Series([x]).iloc[0], pd.DataFrame({"x": [x]})["x"].sum()]
+    if float(x).is_integer():
+        forms += [int(x), np.int64(x), pd.Series([int(x)]).sum()]
+    return forms
+
+
+def _right_answers(name: str) -> list:
+    right = CASES[name][0]
+    if callable(right):
+        return [right, lambda k, n: tuple(np.float64(v) for v in right(k, n)), lambda k, n: np.array(right(k, n))]
+    return _numeric_forms(right)
+
+
+def _said(capsys: pytest.CaptureFixture, name: str, answer: object) -> tuple[bool, str]:
+    ok = check(name, answer)
+    return ok, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_right_answers_pass_in_every_numeric_type(name: str, capsys: pytest.CaptureFixture) -> None:
+    for answer in _right_answers(name):
+        ok, out = _said(capsys, name, answer)
+        assert ok and out.startswith("✔ Right:"), (answer, out)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_wrong_and_nonsense_answers_are_refused(name: str, capsys: pytest.CaptureFixture) -> None:
+    _, wrong, nonsense = CASES[name]
+    for answer in [*wrong, nonsense]:
+        ok, out = _said(capsys, name, answer)
+        assert not ok and out.startswith("✘ Not yet:"), (answer, out)
+
+
+def test_wilson_check_names_the_wald_interval_and_the_first_pair_that_differs(capsys: pytest.CaptureFixture) -> None:
+    _, out = _said(capsys, "06.wilson", _wald)
+    assert "Wald" in out
+    _, out = _said(capsys, "06.wilson", _no_correction_in_half_width)
+    assert "for 0 wins in 1 games" in out and "Check each term" in out
+    _, out = _said(capsys, "06.wilson", wilson)
+    assert "kit's own" in out
+
+
+def test_wilson_check_reports_a_crashing_or_unfinished_function(capsys: pytest.CaptureFixture) -> None:
+    def stub(wins: int, games: int):
+        raise NotImplementedError
+    _, out = _said(capsys, "06.wilson", stub)
+    assert "still has no body" in out
+    _, out = _said(capsys, "06.wilson", lambda wins, games: wins / games)
+    assert "should return a pair" in out
+
+
+def test_deals_needed_refuses_too_few_and_far_too_many(capsys: pytest.CaptureFixture) -> None:
+    """The old check accepted 6,000 deals (an interval 0.0202 wide) and 10^9."""
+    assert _width_at_80(6000) > 0.02 and lesson06.fewest_deals_at_80() == FEWEST_DEALS
+    ok, out = _said(capsys, "06.deals_needed", 6000)
+    assert not ok and "0.0202 wide, more than 0.02" in out and str(FEWEST_DEALS) not in out
+    ok, out = _said(capsys, "06.deals_needed", 10**9)
+    assert not ok and "far more than needed" in out and str(FEWEST_DEALS) not in out
+    normal_approximation = math.ceil(1.96**2 * 0.8 * 0.2 / 0.01**2)  # 6,147: within the tolerance
+    assert _said(capsys, "06.deals_needed", normal_approximation)[0]
+    assert not _said(capsys, "06.deals_needed", float("inf"))[0]
+
+
+def test_sign_test_check_explains_one_tail_and_one_split(capsys: pytest.CaptureFixture) -> None:
+    assert "one tail only" in _said(capsys, "06b.sign_test", SIGN_P / 2)[1]
+    assert "exactly 51 to 36" in _said(capsys, "06b.sign_test", math.comb(87, 51) / 2**87)[1]
+    assert "between 0 and 1" in _said(capsys, "06b.sign_test", 51)[1]
+
+
+@pytest.mark.parametrize("a, b", [(51, 36), (36, 4), (9, 1), (5, 5), (0, 0), (0, 7)])
+def test_sign_test_agrees_with_scipy(a: int, b: int) -> None:
+    want = binomtest(a, a + b, 0.5).pvalue if a + b else 1.0
+    assert lesson06b.sign_test(a, b) == pytest.approx(want)
+
+
+def test_draw3_rate_refuses_the_count(capsys: pytest.CaptureFixture) -> None:
+    ok, out = _said(capsys, "06b.draw3_rate", np.int64(round(DRAW3_RATE * 100)))
+    assert not ok and "number of wins" in out
