@@ -114,7 +114,7 @@ def _reachable(answer: Any) -> Verdict:
     status, n = _mini_search(81)
     if status != "unwinnable":  # a deal that can be won would make the count depend on the search order
         raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
-    if as_number(answer) == _mini_search(81, columns_as_a_set=True)[1]:
+    if as_number(answer) not in (None, n) and as_number(answer) == _mini_search(81, columns_as_a_set=True)[1]:
         return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "
                               "positions as plain_key tells them apart.")
     verdict = number_verdict(answer, n, "the number of positions reachable from deal 81")
