@@ -154,7 +154,11 @@ def test_stock_sizes(capsys: pytest.CaptureFixture) -> None:
 def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
     for name in ("04.four_aces", "04.win", "05.replay"):
         ok, out = feedback(capsys, name, ["draw"])
+        assert not ok and "a list of 1 move, not a game: play them on a Game" in out
+        ok, out = feedback(capsys, name, 2)
         assert not ok and "expected the Game" in out
+    ok, out = feedback(capsys, "05.replay", solve(Game("klondike", 2), max_seconds=None, max_nodes=20_000))
+    assert not ok and "moves, not a game" in out and len(out) < 200  # the solver's result, named in a sentence
     ok, out = feedback(capsys, "04.four_aces", Game.from_pysol(PYSOL_LAYOUT))
     assert not ok and "0 of the 4 Aces" in out
     ok, out = feedback(capsys, "05.replay", Game("klondike", 2))

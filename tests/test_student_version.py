@@ -21,6 +21,19 @@ def test_assignment_becomes_ellipsis() -> None:
     assert stub.splitlines() == ["# your code here", "answer = ...", "x = ...", "y = ..."]
 
 
+def test_only_the_answer_gets_a_stub_not_the_solutions_steps() -> None:
+    """Lesson 08's stub once read `z = ...  p = ...  centre = ...  half = ...`: the steps of the formula. A stub now
+    names only what later cells use (the answer); when they use none of its names, it names them all."""
+    src = "z = 1.96\ncentre = 0.5\nhalf = z * 0.1\nmy_chance = (centre - half, centre + half)\n"
+    assert msv.stub_for(src, {"my_chance", "check"}).splitlines() == ["# your code here", "my_chance = ..."]
+    assert msv.stub_for(src, set()).count(" = ...") == 4
+    nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": src, "outputs": [],
+                     "execution_count": 1},
+                    {"cell_type": "code", "metadata": {}, "source": 'check("x", my_chance)', "outputs": [],
+                     "execution_count": 2}]}
+    assert msv.student_notebook(nb)["cells"][0]["source"] == "# your code here\nmy_chance = ..."
+
+
 def test_function_keeps_signature_and_docstring() -> None:
     src = 'def f(a: int, b: int = 2) -> int:\n    """Add them."""\n    total = a + b\n    return total\n'
     stub = msv.stub_for(src)

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ..cards import Card, InvalidCardError, parse_card
 from ..game import Game
+from ..moves import Move
 from ..state import Position
 
 
@@ -77,6 +78,12 @@ def show_source(obj: Any, start: str | None = None, stop: str | None = None) -> 
         return
     last = next((i for i in range(first + 1, len(lines)) if stop in lines[i]), len(lines) - 1) if stop else len(lines) - 1
     print(textwrap.dedent("\n".join(lines[first:last + 1])))
+
+
+def _short(x: Any, most: int = 80) -> str:
+    """``repr(x)``, cut to ``most`` characters: a message echoes the answer without burying the sentence."""
+    text = repr(x)
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _say(ok: bool, message: str, quiet: bool) -> bool:
@@ -206,7 +213,11 @@ def replay_game(game: Any, what: str, start: Position, deal_name: str) -> Game:
     """Check that ``game`` is a Game that starts from ``start`` (the deal the exercise asks for) and whose
     moves replay legally from there; return the replay."""
     if not isinstance(game, Game):
-        raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {game!r}")
+        moves = getattr(game, "moves", game)  # the solver's result, or a list of moves
+        if isinstance(moves, (list, tuple)) and moves and all(isinstance(m, (Move, str)) for m in moves):
+            raise NotAnswered(f"that is a list of {len(moves)} move{'s' * (len(moves) != 1)}, not a game: play them on a Game "
+                              "(game.play_all(moves)) and pass the game")
+        raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {_short(game)}")
     if game.start != start:
         raise NotAnswered(f"your game does not start from {deal_name}: start a new game from that deal and play "
                           "your moves on it")
