@@ -215,8 +215,9 @@ def replay_game(game: Any, what: str, start: Position, deal_name: str) -> Game:
     if not isinstance(game, Game):
         moves = getattr(game, "moves", game)  # the solver's result, or a list of moves
         if isinstance(moves, (list, tuple)) and moves and all(isinstance(m, (Move, str)) for m in moves):
-            raise NotAnswered(f"that is a list of {len(moves)} move{'s' * (len(moves) != 1)}, not a game: play them on a Game "
-                              "(game.play_all(moves)) and pass the game")
+            count = f"{len(moves)} move{'s' * (len(moves) != 1)}"
+            raise NotAnswered(f"that is a list of {count}, not a game: play them on a Game (game.play_all(moves)) "
+                              "and pass the game")
         raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {_short(game)}")
     if game.start != start:
         raise NotAnswered(f"your game does not start from {deal_name}: start a new game from that deal and play "
