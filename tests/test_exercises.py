@@ -336,6 +336,8 @@ def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.Cap
 
     ok, out = feedback(capsys, "07.dfs", counts_the_start_twice)
     assert not ok and "more positions than that" in out and "9149" not in out  # a hint, not the count
+    ok, out = feedback(capsys, "07.dfs", _breadth_first)
+    assert not ok and "stack.pop(0), which searches breadth-first" in out
     ok, out = feedback(capsys, "07.reachable", 50693)
     assert not ok and "columns as a set" in out
     ok, out = feedback(capsys, "07.safe", lambda p, card: card.rank_name in ("A", "2"))
@@ -376,6 +378,25 @@ def _dfs(start, max_nodes=100_000):
                     return "unknown", len(visited)
                 visited.add(plain_key(q))
                 stack.append(q)
+    return "unwinnable", len(visited)
+
+
+def _breadth_first(start, max_nodes=100_000):
+    """A search that takes the oldest position first (a queue, not a stack)."""
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import apply, is_won
+
+    visited, queue = {plain_key(start)}, [start]
+    while queue:
+        p = queue.pop(0)
+        if is_won(p):
+            return "won", len(visited)
+        for q in (apply(p, m) for m in legal_moves(p)):
+            if plain_key(q) not in visited:
+                if len(visited) >= max_nodes:
+                    return "unknown", len(visited)
+                visited.add(plain_key(q))
+                queue.append(q)
     return "unwinnable", len(visited)
 
 
@@ -478,7 +499,7 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         "06.interval": (wilson(30, 100), [(0.3 - wald, 0.3 + wald), (0.2, 0.4), (0.0, 1.0)], "0.3"),
         "06.draw3_rate": (draw3_wins / 100, [draw3_wins, _greedy_count("klondike", range(100)) / 100], "half"),
         "06.deals_needed": (_smallest_deals_for_2_points(), [1000, 6000, 10**9], "many"),
-        "07.dfs": (_dfs, [_dfs_without_budget, lambda start, max_nodes: ("won", 1),
+        "07.dfs": (_dfs, [_dfs_without_budget, _breadth_first, lambda start, max_nodes: ("won", 1),
                           lambda start, max_nodes: depth_first(start, max_nodes=max_nodes)], 42),
         "07.reachable": (_dfs(deal(MINI, 81), max_nodes=10**6)[1],
                          [100_000, _mini_search(81, columns_as_a_set=True)[1],

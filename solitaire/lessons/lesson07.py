@@ -92,6 +92,11 @@ def _dfs(fn: Any) -> Verdict:
             return Verdict(False, f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned "
                                   f"{got!r}.")
         status, nodes = got
+        if status == "unknown" and want_status == "won":
+            return Verdict(False, f"on Mini Klondike deal {seed} your search ran out of its budget of 100,000 "
+                                  f"positions, but a depth-first search wins it after {want_nodes}: does it take the "
+                                  "newest position off the stack (stack.pop()), not the oldest (stack.pop(0), which "
+                                  "searches breadth-first)?")
         if status != want_status:
             hint = ("is a won position put on the stack but never recognised? test is_won(p) for each position you "
                     "take off the stack" if want_status == "won" else
