@@ -191,6 +191,16 @@ def test_a_won_game_counts_only_for_the_deal_that_was_asked(capsys: pytest.Captu
         assert not ok and "does not start from Klondike deal 2" in out
 
 
+def test_a_card_table_counts_as_the_game_played_on_it(capsys: pytest.CaptureFixture, won_games) -> None:
+    """A student who passes the table (`challenge`) rather than `challenge.game` played the same moves."""
+    table = Game.from_pysol(PYSOL_LAYOUT).widget()
+    for move in won_games["pysol"].moves:
+        table.play_move(move)
+    assert feedback(capsys, "04.win", table)[0] and feedback(capsys, "04.four_aces", table)[0]
+    ok, out = feedback(capsys, "04.win", Game.from_pysol(PYSOL_LAYOUT).widget())
+    assert not ok and "0 of 52 cards are home" in out
+
+
 def test_the_pysol_layout_of_the_checks_is_lesson_04s() -> None:
     cells = json.loads((ROOT / "notebooks" / "04_play.ipynb").read_text(encoding="utf-8"))["cells"]
     source = next("".join(c["source"]) for c in cells if "LAYOUT = " in "".join(c["source"]))
