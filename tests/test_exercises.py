@@ -88,6 +88,16 @@ def test_opening_moves(capsys: pytest.CaptureFixture) -> None:
     assert moves[0] not in out  # a hint, not the answer (the old check printed "missing t...")
 
 
+def _forgets_return(*args):
+    args[0] == args[1]  # noqa: B015  (the comparison is computed, then dropped: a student's missing return)
+
+
+@pytest.mark.parametrize("name", ["01.same_colour", "02.fits", "07.safe"])
+def test_a_function_without_return_is_told_so(name: str, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, _forgets_return)
+    assert not ok and "_forgets_return returned None: does it end with `return`" in out
+
+
 def test_fits(capsys: pytest.CaptureFixture) -> None:
     assert feedback(capsys, "02.fits", lambda c, u, v: u in rules(v).parents[c])[0]
     ok, out = feedback(capsys, "02.fits", lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1)

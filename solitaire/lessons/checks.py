@@ -111,6 +111,14 @@ def call_student(fn: Callable, *args: Any) -> Any:
         raise NotAnswered(f"calling it with ({shown}) raised {type(e).__name__}: {e}") from None
 
 
+def no_return(fn: Callable, got: Any) -> Verdict | None:
+    """A refusal when a student's function gave None (a missing ``return``), else None."""
+    if got is None:
+        return Verdict(False, f"{getattr(fn, '__name__', 'your function')} returned None: does it end with "
+                              "`return` and the answer?")
+    return None
+
+
 def as_number(answer: Any) -> float | None:
     """``answer`` as a float when it is one real number of any type (int, float, Fraction, Decimal, a numpy or
     pandas scalar such as ``Series.sum()`` gives, a 0-d array), else None. True and False are not numbers here.

@@ -8,7 +8,7 @@ from typing import Any
 from ..moves import apply, is_won, legal_moves, rules
 from ..state import Position, deal, observe
 from ..variants import ITALIAN, KLONDIKE, Variant
-from .checks import Verdict, exercise, as_number, call_student, calls_into, number_verdict
+from .checks import Verdict, exercise, as_number, call_student, calls_into, no_return, number_verdict
 
 
 # The kit's own answer to lesson 07's first exercise: the checks compare students' searches with it, and the
@@ -155,6 +155,8 @@ def _safe(fn: Any) -> Verdict:
                 for card in tops:
                     want, got = safe_to_foundation(p, card), call_student(fn, p, card)
                     tried += 1
+                    if got is None:
+                        return no_return(fn, got)
                     if got != want:
                         blockers = [str(c) for c in rules(v).children[card]]
                         why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
