@@ -5,7 +5,9 @@
 
 A code cell tagged ``solution`` becomes a stub: each top-level ``def`` keeps its signature and
 docstring with a body that raises NotImplementedError, each top-level assignment becomes
-``name = ...``, and a ``# your code here`` line marks where to write. The exercise checker
+``name = ...`` (only for the names later cells use: the answer, not the solution's own steps, whose names
+would hint at the method; when later cells use none, every name), and a ``# your code here`` line marks
+where to write. The exercise checker
 (``solitaire.lessons.check``) recognises both stubs and says "not answered yet", so a student
 copy runs top to bottom without a traceback. Every output and execution count is removed.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -21,20 +24,24 @@ SOLUTION_TAG = "solution"
 STUB_MARK = "# your code here"
 
 
-def stub_for(source: str) -> str:
-    """The student stub for a solution cell's source."""
+def stub_for(source: str, used_later: set[str] | None = None) -> str:
+    """The student stub for a solution cell's source; ``used_later``: the names later cells use (None: all)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return STUB_MARK + "\n"
     lines: list[str] = []
+    assigned = [name for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                for name in _names(target)]
+    answers = [name for name in assigned if used_later is None or name in used_later] or assigned
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             lines += _function_stub(node, source)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for name in (t for target in targets for t in _names(target)):
-                if f"{name} = ..." not in lines:
+                if name in answers and f"{name} = ..." not in lines:
                     lines.append(f"{name} = ...")
     if not lines:
         return STUB_MARK + "\n"
@@ -66,11 +73,13 @@ def _function_stub(node: ast.FunctionDef | ast.AsyncFunctionDef, source: str) ->
 def student_notebook(nb: dict) -> dict:
     """A student copy of a notebook given as parsed JSON (the input is not changed)."""
     out = json.loads(json.dumps(nb))
-    for cell in out["cells"]:
-        if cell["cell_type"] != "code":
-            continue
+    code = [c for c in out["cells"] if c["cell_type"] == "code"]
+    for i, cell in enumerate(code):
         if SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
-            cell["source"] = stub_for("".join(cell["source"])).rstrip("\n")
+            later = "\n".join("".join(c["source"]) for c in code[i + 1:]
+                              if SOLUTION_TAG not in c.get("metadata", {}).get("tags", []))
+            cell["source"] = stub_for("".join(cell["source"]), set(re.findall(r"[A-Za-z_]\w*", later))).rstrip("\n")
+    for cell in code:
         cell["outputs"] = []
         cell["execution_count"] = None
         cell.get("metadata", {}).pop("execution", None)

@@ -10,7 +10,7 @@ import pytest
 from helpers import uncover_first
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Card, Game, deal, legal_moves, solve
-from solitaire.lessons import lesson05, lesson06
+from solitaire.lessons import lesson05
 from solitaire.lessons import EXERCISES, check, question
 from solitaire.lessons.lesson04 import PYSOL_DEAL, PYSOL_LAYOUT
 from solitaire.moves import rules
@@ -88,6 +88,16 @@ def test_opening_moves(capsys: pytest.CaptureFixture) -> None:
     assert moves[0] not in out  # a hint, not the answer (the old check printed "missing t...")
 
 
+def _forgets_return(*args):
+    args[0] == args[1]  # noqa: B015  (the comparison is computed, then dropped: a student's missing return)
+
+
+@pytest.mark.parametrize("name", ["01.same_colour", "02.fits", "07.safe"])
+def test_a_function_without_return_is_told_so(name: str, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, _forgets_return)
+    assert not ok and "_forgets_return returned None: does it end with `return`" in out
+
+
 def test_fits(capsys: pytest.CaptureFixture) -> None:
     assert feedback(capsys, "02.fits", lambda c, u, v: u in rules(v).parents[c])[0]
     ok, out = feedback(capsys, "02.fits", lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1)
@@ -154,7 +164,11 @@ def test_stock_sizes(capsys: pytest.CaptureFixture) -> None:
 def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
     for name in ("04.four_aces", "04.win", "05.replay"):
         ok, out = feedback(capsys, name, ["draw"])
+        assert not ok and "a list of 1 move, not a game: play them on a Game" in out
+        ok, out = feedback(capsys, name, 2)
         assert not ok and "expected the Game" in out
+    ok, out = feedback(capsys, "05.replay", solve(Game("klondike", 2), max_seconds=None, max_nodes=20_000))
+    assert not ok and "moves, not a game" in out and len(out) < 200  # the solver's result, named in a sentence
     ok, out = feedback(capsys, "04.four_aces", Game.from_pysol(PYSOL_LAYOUT))
     assert not ok and "0 of the 4 Aces" in out
     ok, out = feedback(capsys, "05.replay", Game("klondike", 2))
@@ -185,6 +199,16 @@ def test_a_won_game_counts_only_for_the_deal_that_was_asked(capsys: pytest.Captu
     for other in ("10", "pysol"):
         ok, out = feedback(capsys, "05.replay", won_games[other])
         assert not ok and "does not start from Klondike deal 2" in out
+
+
+def test_a_card_table_counts_as_the_game_played_on_it(capsys: pytest.CaptureFixture, won_games) -> None:
+    """A student who passes the table (`challenge`) rather than `challenge.game` played the same moves."""
+    table = Game.from_pysol(PYSOL_LAYOUT).widget()
+    for move in won_games["pysol"].moves:
+        table.play_move(move)
+    assert feedback(capsys, "04.win", table)[0] and feedback(capsys, "04.four_aces", table)[0]
+    ok, out = feedback(capsys, "04.win", Game.from_pysol(PYSOL_LAYOUT).widget())
+    assert not ok and "0 of 52 cards are home" in out
 
 
 def test_the_pysol_layout_of_the_checks_is_lesson_04s() -> None:
@@ -219,15 +243,27 @@ def _wins(strategy) -> int:
 
 
 def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: pytest.CaptureFixture) -> None:
-    from solitaire.strategies import GreedyStrategy
-
     random_wins, greedy_wins = _wins("random"), _wins("greedy")
     assert greedy_wins > random_wins
-    ok, out = feedback(capsys, "05.strategy", GreedyStrategy())
-    assert ok and f"random {random_wins}, greedy {greedy_wins}" in out and "beat random" in out
     mine = _wins(lesson05._FunctionStrategy(_uncover_first))
     ok, out = feedback(capsys, "05.strategy", _uncover_first)
-    assert mine > random_wins and ok and f"your strategy won {mine}, random {random_wins}" in out
+    assert mine > random_wins and ok and f"your strategy won {mine}, random {random_wins}, greedy {greedy_wins}" in out
+    assert "beat random" in out
+
+
+def test_a_strategy_that_is_the_kits_greedy_is_not_the_students(capsys: pytest.CaptureFixture) -> None:
+    """The old check passed GreedyStrategy itself, or a function that asks it for its move."""
+    from solitaire.strategies import GreedyStrategy
+
+    class Subclass(GreedyStrategy):  # play_game would use greedy's rank, whatever choose says
+        name = "mine"
+
+        def choose(self, obs, moves):
+            return moves[0]
+
+    for answer in (GreedyStrategy(), lambda obs, moves: GreedyStrategy().choose(obs, moves), Subclass()):
+        ok, out = feedback(capsys, "05.strategy", answer)
+        assert not ok and "the kit's greedy player (GreedyStrategy." in out
 
 
 def test_a_strategy_that_loses_to_random_is_not_right(capsys: pytest.CaptureFixture) -> None:
@@ -263,39 +299,6 @@ def test_greedy_wins(capsys: pytest.CaptureFixture) -> None:
     assert not ok and "too high" in out
 
 
-def test_interval(capsys: pytest.CaptureFixture) -> None:
-    assert feedback(capsys, "06.interval", (0.219, 0.396))[0]
-    ok, out = feedback(capsys, "06.interval", (0.210, 0.390))
-    assert not ok and "Wald" in out
-
-
-def test_draw3_rate(capsys: pytest.CaptureFixture) -> None:
-    from solitaire.strategies import play_game
-
-    draw3 = dataclasses.replace(KLONDIKE, draw=3)
-    wins = sum(play_game(draw3, seed, "greedy").outcome == "won" for seed in range(100))
-    assert feedback(capsys, "06.draw3_rate", wins / 100)[0]
-    if wins > 1:
-        ok, out = feedback(capsys, "06.draw3_rate", wins)
-        assert not ok and "number of wins" in out
-
-
-def test_deals_needed_accepts_correct_larger_answers(capsys: pytest.CaptureFixture) -> None:
-    """The old check told a correct larger answer it was 'narrower than ±1 point' and refused it."""
-    from solitaire.experiments import wilson
-
-    n = next(n for n in range(100, 20_000) if lesson06._width_at_80(n) <= 0.02)
-    assert n > 6000 and lesson06._width_at_80(n - 1) > 0.02
-    assert feedback(capsys, "06.deals_needed", n)[0]
-    assert feedback(capsys, "06.deals_needed", 6150)[0]
-    ok, out = feedback(capsys, "06.deals_needed", 10_000)
-    lo, hi = wilson(8000, 10_000)
-    assert ok and "are enough" in out and hi - lo <= 0.02
-    ok, out = feedback(capsys, "06.deals_needed", 1000)
-    assert not ok and "more than 0.02" in out and "try more deals" in out and str(n) not in out
-    assert not feedback(capsys, "06.deals_needed", float("inf"))[0]
-
-
 def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() -> None:
     used = set()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
@@ -308,76 +311,262 @@ def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() ->
     assert {name for name in EXERCISES if name[:2] in lessons} <= used
 
 
-# Every exercise: a right answer (None where one is costly to build here) and plausible wrong ones, well typed,
-# so that they reach the real comparison. A new exercise must be added here.
-def _answers() -> dict[str, tuple[object, list[object]]]:
-    from solitaire.experiments import wilson
-    from solitaire.strategies import GreedyStrategy
-
-    opening = [str(m) for m in legal_moves(deal(KLONDIKE, 7))]
-    vera = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                               empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
-    sizes = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
-    return {
-        "01.red_cards": (52, [26, 104]),
-        "01.same_colour": (lambda a, b: a.is_red == b.is_red, [lambda a, b: True, lambda a, b: a.suit == b.suit]),
-        "01.first_card": (shuffled_deck(ITALIAN, 2024)[0], [shuffled_deck(ITALIAN, 2024)[-1], "A♠"]),
-        "02.opening_moves": (opening, [opening[:-1], opening + ["recycle"], []]),
-        "02.fits": (lambda c, u, v: u in rules(v).parents[c], [lambda c, u, v: c.is_red != u.is_red]),
-        "02.stock_through": (24, [23, 25, 0]),
-        "02.illegal_reason": ("t1>t2", ["draw", "t1>f", "recycle"]),
-        "03.differences": (set(SOLIJOY.changes_from(KLONDIKE)), [{"decks"}, set()]),
-        "03.vera_francese": (vera, [ITALIAN, dataclasses.replace(vera, passes=None)]),
-        "03.stock_sizes": (sizes, [{k: 24 for k in sizes}, {}]),
-        "04.four_aces": (None, [Game.from_pysol(PYSOL_LAYOUT), Game("klondike", 0)]),
-        "04.win": (None, [Game.from_pysol(PYSOL_LAYOUT), Game("klondike", 0)]),
-        "05.replay": (None, [Game("klondike", 2), Game("klondike", 10)]),
-        "05.strategy": (GreedyStrategy(), [_foundations_first, lambda obs, moves: moves[0]]),
-        "05.greedy_wins": (None, [0, 20]),
-        "06.interval": (wilson(30, 100), [(0.2, 0.4), (0.3, 0.3), (0.0, 1.0)]),
-        "06.draw3_rate": (None, [0.0, 1.0, 0.5]),
-        "06.deals_needed": (6150, [1000, 3000, 100]),
-    } | _lesson_07_answers()
-
-
-def _lesson_07_answers() -> dict[str, tuple[object, list[object]]]:
-    from solitaire.endgame import safe_to_foundation
-    from solitaire.lessons.lesson07 import depth_first
-
-    return {
-        "07.dfs": (lambda start, max_nodes: depth_first(start, max_nodes=max_nodes),
-                   [lambda start, max_nodes: depth_first(start, max_nodes=10**9),  # ignores its budget
-                    lambda start, max_nodes: ("unknown", min(max_nodes, 10)), lambda start, max_nodes: ("won", 1)]),
-        "07.reachable": (89456, [100_000, 50693, 9149, 0]),
-        "07.safe": (safe_to_foundation, [lambda p, card: True, lambda p, card: card.rank_name == "A"]),
-    }
-
-
-def test_no_check_accepts_any_answer(capsys: pytest.CaptureFixture) -> None:
-    """Every check refuses plausible wrong answers, and accepts a right one where one is given."""
-    answers = _answers()
-    ours = {name for name, (_, checker) in EXERCISES.items() if checker.__module__ != "solitaire.lessons.lesson08"}
-    assert set(answers) == ours  # lesson 08's checks have their own tests
-    for name, (right, wrongs) in answers.items():
-        if right is not None:
-            assert feedback(capsys, name, right)[0], name
-        for wrong in wrongs:
-            ok, out = feedback(capsys, name, wrong)
-            assert not ok and out.startswith("✘ Not yet: "), (name, wrong, out)
-
-
 def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.CaptureFixture) -> None:
     from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, depth_first
 
     assert depth_first(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6) == ("unwinnable", 9149)
+    assert _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6) == ("unwinnable", 9149)
 
     def counts_the_start_twice(start, max_nodes):
-        status, nodes = depth_first(start, max_nodes=max_nodes)
+        status, nodes = _dfs(start, max_nodes=max_nodes)
         return status, nodes + 1 if status == "unwinnable" else nodes
 
     ok, out = feedback(capsys, "07.dfs", counts_the_start_twice)
     assert not ok and "more positions than that" in out and "9149" not in out  # a hint, not the count
+    ok, out = feedback(capsys, "07.dfs", _breadth_first)
+    assert not ok and "stack.pop(0), which searches breadth-first" in out
     ok, out = feedback(capsys, "07.reachable", 50693)
     assert not ok and "columns as a set" in out
     ok, out = feedback(capsys, "07.safe", lambda p, card: card.rank_name in ("A", "2"))
     assert not ok and "could still need" in out
+
+
+def test_lesson_07_checks_refuse_a_wrapper_around_the_kits_answer(capsys: pytest.CaptureFixture) -> None:
+    """Lesson 07 used to import depth_first and safe_to_foundation first, and its checks passed a wrapper."""
+    from solitaire.endgame import safe_foundation_moves, safe_to_foundation
+    from solitaire.lessons.lesson07 import depth_first
+
+    ok, out = feedback(capsys, "07.dfs", lambda start, max_nodes: depth_first(start, max_nodes=max_nodes))
+    assert not ok and "calls the kit's depth_first" in out
+    ok, out = feedback(capsys, "07.safe", safe_to_foundation)
+    assert not ok and "calls the kit's safe_to_foundation" in out
+    ok, out = feedback(capsys, "07.safe", lambda p, card: bool(safe_foundation_moves(p, legal_moves(p))) or True)
+    assert not ok and "calls the kit's safe_foundation_moves" in out
+    assert feedback(capsys, "07.safe", _safe)[0] and feedback(capsys, "07.dfs", _dfs)[0]  # one's own passes
+
+
+# --- every check: its right answer, plausible wrong answers, and nonsense ---------------------------------------
+# CASES = {"id": (right answer, [plausible wrong answers, as a student might give], nonsense)}. The right answers
+# are computed (by the kit, or by a student's solution written here), never typed in.
+
+def _dfs(start, max_nodes=100_000):
+    """Lesson 07's solution, as a student writes it: a depth-first search with a visited set."""
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import apply, is_won
+
+    visited, stack = {plain_key(start)}, [start]
+    while stack:
+        p = stack.pop()
+        if is_won(p):
+            return "won", len(visited)
+        for q in (apply(p, m) for m in legal_moves(p)):
+            if plain_key(q) not in visited:
+                if len(visited) >= max_nodes:
+                    return "unknown", len(visited)
+                visited.add(plain_key(q))
+                stack.append(q)
+    return "unwinnable", len(visited)
+
+
+def _breadth_first(start, max_nodes=100_000):
+    """A search that takes the oldest position first (a queue, not a stack)."""
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import apply, is_won
+
+    visited, queue = {plain_key(start)}, [start]
+    while queue:
+        p = queue.pop(0)
+        if is_won(p):
+            return "won", len(visited)
+        for q in (apply(p, m) for m in legal_moves(p)):
+            if plain_key(q) not in visited:
+                if len(visited) >= max_nodes:
+                    return "unknown", len(visited)
+                visited.add(plain_key(q))
+                queue.append(q)
+    return "unwinnable", len(visited)
+
+
+def _dfs_without_budget(start, max_nodes=100_000):
+    """A search that forgets its budget."""
+    return _dfs(start, max_nodes=10**9)
+
+
+def _safe(p, card):
+    """Lesson 07's solution: every card that could sit on card in a column is home."""
+    home = [c for pile in p.foundations for c in pile]
+    return all(child in home for child in rules(p.variant).children[card])
+
+
+def _played(game: Game, moves, stop=lambda g: False) -> Game:
+    for m in moves:
+        if stop(g := game):
+            break
+        game.play(m)
+    return game
+
+
+def _won(game: Game) -> Game:
+    return _played(game, solve(game, max_seconds=None, max_nodes=100_000).moves)
+
+
+def _aces(game: Game) -> int:
+    return sum(1 for f in game.position.foundations if f)
+
+
+def _greedy_count(variant, seeds) -> int:
+    from solitaire.strategies import play_game
+    return sum(play_game(variant, s, "greedy").outcome == "won" for s in seeds)
+
+
+def _smallest_deals_for_2_points() -> int:
+    from solitaire.experiments import wilson
+    return next(n for n in range(100, 20_000) if (lambda lo, hi: hi - lo)(*wilson(round(0.8 * n), n)) <= 0.02)
+
+
+def _cases() -> dict[str, tuple[object, list[object], object]]:
+    import math
+
+    from solitaire.experiments import wilson
+    from solitaire.lessons import lesson08
+    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, _mini_search, depth_first
+    from solitaire.endgame import safe_to_foundation
+    from solitaire.strategies import GreedyStrategy
+
+    italian = shuffled_deck(ITALIAN, 2024)
+    opening = [str(m) for m in legal_moves(deal(KLONDIKE, 7))]
+    start7 = Game("klondike", 7)
+    pairs = [f"t{s}>t{d}" for s in range(1, 8) for d in range(1, 8) if s != d]
+    wrong_rank = next(m for m in pairs if "cannot go on" in (start7.explain(m) or ""))
+    changes = set(SOLIJOY.changes_from(KLONDIKE))
+    vera = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
+                               empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
+    sizes = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
+    pysol_line = solve(Game.from_pysol(PYSOL_LAYOUT), max_seconds=None, max_nodes=100_000).moves
+    won_pysol, won_2 = _won(Game.from_pysol(PYSOL_LAYOUT)), _won(Game("klondike", 2))
+    won_10 = _won(Game("klondike", 10))
+    three_aces = _played(Game.from_pysol(PYSOL_LAYOUT), pysol_line, lambda g: _aces(g) == 3)
+    four_aces = _played(Game.from_pysol(PYSOL_LAYOUT), pysol_line, lambda g: _aces(g) == 4)
+    line_2 = solve(Game("klondike", 2), max_seconds=None, max_nodes=100_000)
+    greedy_20_39 = _greedy_count("klondike", range(20, 40))
+    draw3 = dataclasses.replace(KLONDIKE, draw=3)
+    draw3_wins = _greedy_count(draw3, range(100))
+    wald = 1.96 * math.sqrt(0.3 * 0.7 / 100)
+    won, n = lesson08.chance_by_hand_counts()
+    share = won / n
+    half = 1.96 * math.sqrt(share * (1 - share) / n)
+    return {
+        "01.red_cards": (sum(c.is_red for c in shuffled_deck(SOLIJOY, 0)), [26, 104], "half of them"),
+        "01.same_colour": (lambda a, b: a.is_red == b.is_red,
+                           [lambda a, b: a.suit == b.suit, lambda a, b: a.is_red, lambda a, b: a.rank == b.rank], 42),
+        "01.first_card": (italian[0], [str(italian[-1]), shuffled_deck(KLONDIKE, 2024)[0],
+                                       shuffled_deck(ITALIAN, 2023)[0]], 7),
+        "02.opening_moves": (opening, [opening * 2, opening[:-1], opening + ["recycle"]], "t2>t4"),
+        "02.fits": (lambda c, u, v: u in rules(v).parents[c],
+                    [lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1,  # Klondike's order everywhere
+                     lambda c, u, v: any(x.rank_name == u.rank_name for x in rules(v).parents[c]),  # no colours
+                     lambda c, u, v: u in rules(KLONDIKE).parents.get(c, ())], 42),
+        "02.stock_through": (len(deal(KLONDIKE, 1).stock) // KLONDIKE.draw,
+                             [len(deal(KLONDIKE, 1).stock) // 3, len(deal(KLONDIKE, 1).stock) - 1,
+                              len(deal(KLONDIKE, 1).stock) + 1], "until empty"),
+        "02.illegal_reason": (wrong_rank, [opening[0], "t9>t1", "t1>f"], 42),
+        "03.differences": (changes, [changes - {"decks"}, changes | {"draw"}, {"decks"}], 42),
+        "03.vera_francese": (vera, [ITALIAN, dataclasses.replace(vera, passes=None),
+                                    dataclasses.replace(vera, columns_follow_foundation_order=True),
+                                    dataclasses.replace(vera, auto_flip=not ITALIAN.auto_flip)], "vera francese"),
+        "03.stock_sizes": (sizes, [{k: v.deck_size for k, v in VARIANTS.items()}, {k: 24 for k in sizes},
+                                   {v.name: sizes[k] for k, v in VARIANTS.items()}], [24, 59, 3]),
+        "04.four_aces": (four_aces, [three_aces, Game.from_pysol(PYSOL_LAYOUT), won_2], "four aces"),
+        "04.win": (won_pysol, [four_aces, won_10, Game.from_pysol(PYSOL_LAYOUT)], None),
+        "05.replay": (won_2, [Game("klondike", 2), won_10, line_2,
+                              _played(Game("klondike", 2), line_2.moves[:100])], 2),
+        "05.strategy": (_uncover_first, [_foundations_first, lambda obs, moves: moves[0],
+                                         lambda obs, moves: GreedyStrategy().choose(obs, moves)], 42),
+        "05.greedy_wins": (greedy_20_39, [_greedy_count("klondike", range(20)), 20, greedy_20_39 + 1], "eight"),
+        "06.interval": (wilson(30, 100), [(0.3 - wald, 0.3 + wald), (0.2, 0.4), (0.0, 1.0)], "0.3"),
+        "06.draw3_rate": (draw3_wins / 100, [draw3_wins, _greedy_count("klondike", range(100)) / 100], "half"),
+        "06.deals_needed": (_smallest_deals_for_2_points(), [1000, 6000, 10**9], "many"),
+        "07.dfs": (_dfs, [_dfs_without_budget, _breadth_first, lambda start, max_nodes: ("won", 1),
+                          lambda start, max_nodes: depth_first(start, max_nodes=max_nodes)], 42),
+        "07.reachable": (_dfs(deal(MINI, 81), max_nodes=10**6)[1],
+                         [100_000, _mini_search(81, columns_as_a_set=True)[1],
+                          _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6)[1]], "lots"),
+        "07.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
+        "08.chance_by_hand": ((share, *wilson(won, n)), [(share, share - half, share + half),  # the naive interval
+                                                         (won, *wilson(won, n)), (share, 0.0, 1.0)], "70%"),
+        "08.disagree": (Game("klondike", 1), [Game("klondike", 0), won_2], "a game"),
+    }
+
+
+# Only checks that are registered: another helper's branch moves or drops some of lessons 03 and 06 (06.interval,
+# 06.draw3_rate become 06.wilson and 06b.draw3_rate there), and the lead joins every helper's CASES.
+CASES = {name: case for name, case in _cases().items() if name in EXERCISES}
+
+# Plausible wrong answers that a check of lessons 06 and 08 (another helper's modules) accepts on this branch:
+# reported to the lead; each xfails here until that check is fixed (the stats helper's 06 refuses them).
+ACCEPTED_BUT_WRONG = {("06.deals_needed", 6000): "an interval 0.0202 wide is accepted ('a hair short')",
+                      ("06.deals_needed", 10**9): "a billion deals is accepted ('fewer would do')"}
+# Right numbers that a check of lesson 06 refuses as numpy numbers (it tests isinstance(x, (int, float))).
+NUMPY_REFUSED = {("06.deals_needed", kind) for kind in ("int64", "pandas sum", "0-d array", "pandas cell")}
+
+EXISTING = {"01.red_cards", "01.same_colour", "01.first_card", "02.opening_moves", "02.fits", "02.stock_through",
+            "02.illegal_reason", "03.differences", "03.vera_francese", "03.stock_sizes", "04.four_aces", "04.win",
+            "05.replay", "05.strategy", "05.greedy_wins", "06.interval", "06.draw3_rate", "06.deals_needed",
+            "07.dfs", "07.reachable", "07.safe", "08.chance_by_hand", "08.disagree"}
+
+
+def test_every_existing_check_has_its_cases() -> None:
+    assert EXISTING & set(EXERCISES) <= set(CASES) <= set(EXERCISES)
+    assert all(len(wrong) >= 2 for _, wrong, _ in CASES.values())
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_right_answer_passes(name: str, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, CASES[name][0])
+    assert ok and out.startswith("✔ Right: "), out
+
+
+def _refusals() -> list:
+    out = []
+    for name, (_, wrong, nonsense) in sorted(CASES.items()):
+        for i, answer in enumerate([*wrong, nonsense]):
+            label = f"{name}-nonsense" if i == len(wrong) else f"{name}-wrong{i + 1}"
+            known = next((why for (n, a), why in ACCEPTED_BUT_WRONG.items()
+                          if n == name and type(a) is type(answer) and a == answer), None)
+            marks = [pytest.mark.xfail(reason=f"reported: {known}", strict=False)] if known else []
+            out.append(pytest.param(name, answer, id=label, marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("name, answer", _refusals())
+def test_wrong_and_nonsense_answers_are_refused(name: str, answer: object, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, answer)
+    assert not ok and out.startswith("✘ Not yet: "), out
+
+
+def _as_numpy(kind: str, x: float):
+    np, pd = pytest.importorskip("numpy"), pytest.importorskip("pandas")
+    whole = float(x).is_integer()
+    return {"int64": np.int64(x) if whole else np.float64(x), "float64": np.float64(x),
+            "pandas sum": pd.Series([x, 0]).sum(), "0-d array": np.array(x),
+            "pandas cell": pd.DataFrame({"a": [x]})["a"].iloc[0]}[kind]
+
+
+NUMBERS = [name for name, (right, _, _) in sorted(CASES.items())
+           if type(right) in (int, float)]  # (a Card is an int too, but not a number asked for)
+
+
+@pytest.mark.parametrize("kind", ["int64", "float64", "pandas sum", "0-d array", "pandas cell"])
+@pytest.mark.parametrize("name", NUMBERS)
+def test_a_right_number_passes_as_a_numpy_or_pandas_number(name: str, kind: str, capsys: pytest.CaptureFixture,
+                                                            request: pytest.FixtureRequest) -> None:
+    if (name, kind) in NUMPY_REFUSED:
+        request.applymarker(pytest.mark.xfail(reason="reported: lesson 06's check refuses numpy numbers", strict=False))
+    ok, out = feedback(capsys, name, _as_numpy(kind, CASES[name][0]))
+    assert ok, out
+
+
+@pytest.mark.parametrize("name", [n for n in ("06.interval", "08.chance_by_hand") if n in CASES])
+def test_numbers_given_as_a_numpy_array_are_accepted(name: str, capsys: pytest.CaptureFixture) -> None:
+    np = pytest.importorskip("numpy")
+    assert feedback(capsys, name, np.array(CASES[name][0]))[0]

@@ -21,6 +21,19 @@ def test_assignment_becomes_ellipsis() -> None:
     assert stub.splitlines() == ["# your code here", "answer = ...", "x = ...", "y = ..."]
 
 
+def test_only_the_answer_gets_a_stub_not_the_solutions_steps() -> None:
+    """Lesson 08's stub once read `z = ...  p = ...  centre = ...  half = ...`: the steps of the formula. A stub now
+    names only what later cells use (the answer); when they use none of its names, it names them all."""
+    src = "z = 1.96\ncentre = 0.5\nhalf = z * 0.1\nmy_chance = (centre - half, centre + half)\n"
+    assert msv.stub_for(src, {"my_chance", "check"}).splitlines() == ["# your code here", "my_chance = ..."]
+    assert msv.stub_for(src, set()).count(" = ...") == 4
+    nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": src, "outputs": [],
+                     "execution_count": 1},
+                    {"cell_type": "code", "metadata": {}, "source": 'check("x", my_chance)', "outputs": [],
+                     "execution_count": 2}]}
+    assert msv.student_notebook(nb)["cells"][0]["source"] == "# your code here\nmy_chance = ..."
+
+
 def test_function_keeps_signature_and_docstring() -> None:
     src = 'def f(a: int, b: int = 2) -> int:\n    """Add them."""\n    total = a + b\n    return total\n'
     stub = msv.stub_for(src)
@@ -112,9 +125,11 @@ def test_teacher_notebooks_are_saved_executed_and_clean(path: Path) -> None:
         assert cell["execution_count"] is not None, f"cell {cell.get('id')} was not executed before saving"
         assert not [o for o in cell["outputs"] if o["output_type"] == "error"]
     tagged = [c for c in _cells(nb) if "nbval-ignore-output" in c.get("metadata", {}).get("tags", [])]
-    for cell in tagged:  # only widgets and plots may escape comparison
+    for cell in tagged:  # only widgets, plots and progress bars (of experiments.run) may escape comparison
         src = "".join(cell["source"])
-        assert any(word in src for word in ("play(", "widget(", "plot", "plots.", "challenge", "table")), src
+        assert any(word in src for word in ("play(", "widget(", "plot", "plots.", "challenge", "table", "run(")), src
+        if "run(" in src and not any(word in src for word in ("play(", "widget(", "plot", "challenge", "table")):
+            assert len(src.splitlines()) == 1 and "=" in src, f"a run( cell shows only its progress bar: {src}"
 
 
 LESSONS = [p for p in NOTEBOOKS if p.stem[:2].isdigit()]
@@ -159,3 +174,19 @@ def test_quoted_source_is_found(path: Path) -> None:
     nb = json.loads(path.read_text(encoding="utf-8"))
     texts = ["".join(o.get("text", "")) for c in _cells(nb) for o in c["outputs"] if o["output_type"] == "stream"]
     assert not [t for t in texts if "(no line of " in t]
+
+
+def test_a_stub_keeps_no_hint_of_the_solution(student_dir: Path) -> None:
+    """Lesson 05's stub of my_strategy once kept the solution's docstring ("Flips, then moves that uncover a
+    face-down card, ... builds last"): a docstring a stub keeps may restate the question, not the method."""
+    student = json.loads((student_dir / "05_strategies.ipynb").read_text(encoding="utf-8"))
+    stub = next("".join(c["source"]) for c in _cells(student) if "def my_strategy" in "".join(c["source"]))
+    assert not [w for w in ("flip", "uncover", "build", "foundation", "draw", "waste") if w in stub.lower()], stub
+
+
+def test_the_teachers_solutions_leave_lesson_04s_table_as_dealt() -> None:
+    """After Run All of the teacher's copy, the challenge table must still be the deal to play, not a won game:
+    the solution cells play on Games of their own."""
+    nb = json.loads((ROOT / "notebooks" / "04_play.ipynb").read_text(encoding="utf-8"))
+    solutions = ["".join(c["source"]) for c in _cells(nb) if "solution" in c.get("metadata", {}).get("tags", [])]
+    assert solutions and not [src for src in solutions if "challenge" in src]

@@ -8,11 +8,15 @@ so they follow the rules as the code implements them.
 from __future__ import annotations
 
 import math
+import numbers
+import sys
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 from ..cards import Card, InvalidCardError, parse_card
 from ..game import Game
+from ..moves import Move
 from ..state import Position
 
 
@@ -76,6 +80,12 @@ def show_source(obj: Any, start: str | None = None, stop: str | None = None) -> 
     print(textwrap.dedent("\n".join(lines[first:last + 1])))
 
 
+def _short(x: Any, most: int = 80) -> str:
+    """``repr(x)``, cut to ``most`` characters: a message echoes the answer without burying the sentence."""
+    text = repr(x)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def _say(ok: bool, message: str, quiet: bool) -> bool:
     if not quiet:
         print(("✔ Right: " if ok else "✘ Not yet: ") + message)
@@ -101,13 +111,75 @@ def call_student(fn: Callable, *args: Any) -> Any:
         raise NotAnswered(f"calling it with ({shown}) raised {type(e).__name__}: {e}") from None
 
 
+def no_return(fn: Callable, got: Any) -> Verdict | None:
+    """A refusal when a student's function gave None (a missing ``return``), else None."""
+    if got is None:
+        return Verdict(False, f"{getattr(fn, '__name__', 'your function')} returned None: does it end with "
+                              "`return` and the answer?")
+    return None
+
+
+def as_number(answer: Any) -> float | None:
+    """``answer`` as a float when it is one real number of any type (int, float, Fraction, Decimal, a numpy or
+    pandas scalar such as ``Series.sum()`` gives, a 0-d array), else None. True and False are not numbers here.
+
+    >>> as_number(3), as_number(2.5), as_number("3"), as_number(True)
+    (3.0, 2.5, None, None)
+    """
+    dtype_kind = getattr(getattr(answer, "dtype", None), "kind", None)
+    if isinstance(answer, bool) or dtype_kind == "b":
+        return None
+    if getattr(answer, "shape", None) == () and dtype_kind in ("i", "u", "f") and hasattr(answer, "item"):
+        answer = answer.item()  # a 0-d numpy array, or a numpy scalar: its plain Python number
+    if isinstance(answer, (numbers.Real, Decimal)) and not isinstance(answer, bool):
+        return float(answer)
+    return None
+
+
 def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0.0) -> Verdict:
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
-        return Verdict(False, f"{what} should be a number, but your answer is {type(answer).__name__} {answer!r}.")
-    if math.isclose(answer, expected, abs_tol=tolerance) or answer == expected:
+    """Compare a number of any numeric type with ``expected``: right, too high, too low, or not a number."""
+    x = as_number(answer)
+    if x is None:
+        quoted = " (write it without quotes)" if isinstance(answer, str) and _float_or_none(answer) is not None else ""
+        return Verdict(False, f"{what} should be a number, but your answer is {type(answer).__name__} "
+                              f"{answer!r}{quoted}.")
+    if math.isnan(x):
+        return Verdict(False, f"{what} should be a number, but your answer is NaN (not a number): did a division "
+                              "by zero or an empty selection produce it?")
+    if math.isclose(x, expected, abs_tol=tolerance) or x == expected:
         return Verdict(True, f"{what} is {expected}.")
-    direction = "too high" if answer > expected else "too low"
+    direction = "too high" if x > expected else "too low"
     return Verdict(False, f"{what}: your answer {answer!r} is {direction}.")
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def calls_into(fn: Callable, args: tuple, kit_functions: Iterable[Callable]) -> str | None:
+    """Call a student's ``fn(*args)`` and watch (with ``sys.setprofile``) for any call, direct or through other
+    code, into one of ``kit_functions``; return the name of the first one called, else None.
+
+    This is how a check refuses a wrapper around the kit's own answer: a student's function that calls it
+    gives the kit's results, so comparing results alone would pass it. Only Python-level calls are seen.
+    """
+    watched = {getattr(f, "__wrapped__", f).__code__: getattr(f, "__qualname__", str(f)) for f in kit_functions}
+    called: list[str] = []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and not called and frame.f_code in watched:
+            called.append(watched[frame.f_code])
+
+    before = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        call_student(fn, *args)
+    finally:
+        sys.setprofile(before)
+    return called[0] if called else None
 
 
 def as_card(x: Any) -> Card:
@@ -126,7 +198,13 @@ def texts(items: Any, what: str) -> list[str]:
 
 def same_set(answer: Iterable[str], expected: Iterable[str], what: str, hint: str = "") -> Verdict:
     """Compare two sets without handing out the answer: wrong items are the student's own and may be named,
-    missing ones are only counted (``hint`` says where to look for them)."""
+    missing ones are only counted (``hint`` says where to look for them). An item listed twice is refused:
+    a list of all the moves counts each move once."""
+    answer = list(answer)
+    twice = sorted({x for x in answer if answer.count(x) > 1})
+    if twice:
+        return Verdict(False, f"your answer lists {', '.join(twice)} more than once: each of the {what} counts "
+                              "once.")
     got, want = set(answer), set(expected)
     if got == want:
         return Verdict(True, f"those are all {len(want)} {what}.")
@@ -140,10 +218,17 @@ def same_set(answer: Iterable[str], expected: Iterable[str], what: str, hint: st
 
 
 def replay_game(game: Any, what: str, start: Position, deal_name: str) -> Game:
-    """Check that ``game`` is a Game that starts from ``start`` (the deal the exercise asks for) and whose
-    moves replay legally from there; return the replay."""
+    """Check that ``game`` is a Game (or a card table playing one) that starts from ``start`` (the deal the
+    exercise asks for) and whose moves replay legally from there; return the replay."""
+    if not isinstance(game, Game) and isinstance(getattr(game, "game", None), Game):
+        game = game.game  # a card table (lesson 04): the game played on it
     if not isinstance(game, Game):
-        raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {game!r}")
+        moves = getattr(game, "moves", game)  # the solver's result, or a list of moves
+        if isinstance(moves, (list, tuple)) and moves and all(isinstance(m, (Move, str)) for m in moves):
+            count = f"{len(moves)} move{'s' * (len(moves) != 1)}"
+            raise NotAnswered(f"that is a list of {count}, not a game: play them on a Game (game.play_all(moves)) "
+                              "and pass the game")
+        raise NotAnswered(f"expected the Game you played ({what}), got {type(game).__name__} {_short(game)}")
     if game.start != start:
         raise NotAnswered(f"your game does not start from {deal_name}: start a new game from that deal and play "
                           "your moves on it")

@@ -6,7 +6,7 @@ from typing import Any
 from ..cards import full_deck
 from ..state import shuffled_deck
 from ..variants import ITALIAN, SOLIJOY
-from .checks import Verdict, exercise, call_student, number_verdict, as_card
+from .checks import Verdict, exercise, call_student, no_return, number_verdict, as_card
 
 
 @exercise("01.red_cards", "How many red cards are there in SoliJoy's deck?")
@@ -21,6 +21,8 @@ def _same_colour(fn: Any) -> Verdict:
     for a in deck:
         for b in deck:
             got = call_student(fn, a, b)
+            if got is None:
+                return no_return(fn, got)
             if got != (a.is_red == b.is_red):
                 return Verdict(False, f"same_colour({a}, {b}) returned {got!r}: {a} is {a.color} and {b} is "
                                       f"{b.color}.")

@@ -9,7 +9,7 @@ from ..explain import explain_illegal
 from ..moves import Move, legal_moves, rules
 from ..state import deal
 from ..variants import KLONDIKE, VARIANTS
-from .checks import Verdict, NotAnswered, exercise, call_student, number_verdict, texts, same_set
+from .checks import Verdict, NotAnswered, exercise, call_student, no_return, number_verdict, texts, same_set
 
 
 @exercise("02.opening_moves", "List (as text) every legal move at the start of Klondike deal 7.")
@@ -28,6 +28,8 @@ def _fits(fn: Any) -> Verdict:
             for under in deck:
                 want = under in r.parents[card]
                 got = call_student(fn, card, under, v)
+                if got is None:
+                    return no_return(fn, got)
                 if got != want:
                     verb = "may" if want else "may not"
                     return Verdict(False, f"fits({card}, {under}, {v.name}) returned {got!r}, but in {v.name} {card} "

@@ -1,13 +1,14 @@
 """Checks for the exercises of lesson 05 (strategies), registered with ``solitaire.lessons.check``."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from ..moves import Move
 from ..state import deal
 from ..variants import KLONDIKE
-from .checks import Verdict, NotAnswered, exercise, number_verdict, replay_game
+from .checks import Verdict, NotAnswered, calls_into, exercise, number_verdict, replay_game
 
 
 @exercise("05.replay", "Solve Klondike deal 2, replay the solution on a fresh Game until it is won; pass that Game.")
@@ -22,7 +23,8 @@ def _replay_won(game: Any) -> Verdict:
 STRATEGY_DEALS = range(50)
 
 
-def _wins(strategy: Any, max_moves: int = 1500) -> int:
+@functools.lru_cache(maxsize=None)
+def _wins(strategy: str, max_moves: int = 1500) -> int:
     from ..strategies import play_game
     return sum(play_game("klondike", seed, strategy, max_moves=max_moves).outcome == "won" for seed in STRATEGY_DEALS)
 
@@ -34,7 +36,16 @@ def _strategy(answer: Any) -> Verdict:
     strategy = answer if hasattr(answer, "choose") else _FunctionStrategy(answer)
     if not callable(getattr(strategy, "choose", None)):
         raise NotAnswered(f"expected a strategy with a choose(obs, moves) method, got {answer!r}")
-    from ..strategies import play_game
+    from ..state import observe
+    from ..moves import legal_moves
+    from ..strategies import GreedyStrategy, play_game
+    start = deal(KLONDIKE, STRATEGY_DEALS.start)
+    methods = [getattr(strategy, name) for name in ("choose", "rank") if callable(getattr(strategy, name, None))]
+    greedy = [GreedyStrategy.choose, GreedyStrategy.rank]  # play_game uses rank, when a strategy has one
+    kit = next(filter(None, (calls_into(m, (observe(start), legal_moves(start)), greedy) for m in methods)), None)
+    if kit:
+        return Verdict(False, f"your strategy asks the kit's greedy player ({kit}) for its move, so it is greedy, "
+                              "not yours: write your own rules for choosing a move.")
     records = []
     for seed in STRATEGY_DEALS:
         try:
@@ -77,6 +88,10 @@ class _FunctionStrategy:
 
 @exercise("05.greedy_wins", "How many of Klondike deals 20 to 39 does the greedy strategy win?")
 def _greedy_wins(answer: Any) -> Verdict:
+    return number_verdict(answer, _greedy_wins_20_39(), "the number of deals 20-39 greedy wins")
+
+
+@functools.lru_cache(maxsize=None)
+def _greedy_wins_20_39() -> int:
     from ..strategies import play_game
-    wins = sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20, 40))
-    return number_verdict(answer, wins, "the number of deals 20-39 greedy wins")
+    return sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20, 40))

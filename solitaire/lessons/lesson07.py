@@ -8,7 +8,7 @@ from typing import Any
 from ..moves import apply, is_won, legal_moves, rules
 from ..state import Position, deal, observe
 from ..variants import ITALIAN, KLONDIKE, Variant
-from .checks import Verdict, exercise, call_student, number_verdict
+from .checks import Verdict, exercise, as_number, call_student, calls_into, no_return, number_verdict
 
 
 # The kit's own answer to lesson 07's first exercise: the checks compare students' searches with it, and the
@@ -74,6 +74,12 @@ UNWINNABLE_MINI = 14  # a Mini Klondike deal that cannot be won (the check below
 @exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key) that "
                     "returns (status, nodes): 'won', 'unwinnable' or 'unknown', and the positions it saw.")
 def _dfs(fn: Any) -> Verdict:
+    """Runs the student's search on four Mini deals beside the kit's, after checking that it is not a wrapper
+    around the kit's search (a call into ``depth_first`` while it runs is refused)."""
+    kit = calls_into(fn, (deal(MINI, 0), 50), [depth_first, _mini_search])
+    if kit:
+        return Verdict(False, f"your dfs calls the kit's {kit}, so it is the kit's search, not yours: write the "
+                              "loop yourself, with a list as the stack, a set of plain_key(p), legal_moves and apply.")
     got = call_student(fn, deal(MINI, UNWINNABLE_MINI), 500)  # first the budget, on a deal whose search always ends
     if not (isinstance(got, tuple) and len(got) == 2 and got[0] == "unknown" and isinstance(got[1], int)
             and got[1] <= 600):
@@ -86,6 +92,11 @@ def _dfs(fn: Any) -> Verdict:
             return Verdict(False, f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned "
                                   f"{got!r}.")
         status, nodes = got
+        if status == "unknown" and want_status == "won":
+            return Verdict(False, f"on Mini Klondike deal {seed} your search ran out of its budget of 100,000 "
+                                  f"positions, but a depth-first search wins it after {want_nodes}: does it take the "
+                                  "newest position off the stack (stack.pop()), not the oldest (stack.pop(0), which "
+                                  "searches breadth-first)?")
         if status != want_status:
             hint = ("is a won position put on the stack but never recognised? test is_won(p) for each position you "
                     "take off the stack" if want_status == "won" else
@@ -108,12 +119,12 @@ def _reachable(answer: Any) -> Verdict:
     status, n = _mini_search(81)
     if status != "unwinnable":  # a deal that can be won would make the count depend on the search order
         raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
-    if answer != n and answer == _mini_search(81, columns_as_a_set=True)[1]:
+    if as_number(answer) not in (None, n) and as_number(answer) == _mini_search(81, columns_as_a_set=True)[1]:
         return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "
                               "positions as plain_key tells them apart.")
     verdict = number_verdict(answer, n, "the number of positions reachable from deal 81")
-    if not verdict.ok and isinstance(answer, (int, float)) and not isinstance(answer, bool):
-        if answer in (100_000, 100_001):
+    if not verdict.ok and as_number(answer) is not None:
+        if as_number(answer) in (100_000, 100_001):
             return Verdict(False, "your search stopped at its budget of 100,000 positions: give it more (max_nodes).")
         return Verdict(False, verdict.message + " Deal 81 cannot be won, so a correct search sees every reachable "
                                                 "position once: run your dfs with a large max_nodes.")
@@ -123,8 +134,15 @@ def _reachable(answer: Any) -> Verdict:
 @exercise("07.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
                      "(True when every card that could sit on it in a column is on a foundation already)")
 def _safe(fn: Any) -> Verdict:
-    from ..endgame import safe_to_foundation
+    """Compares the student's safe with the kit's on the top cards of random play, after checking that it is
+    not a wrapper around the kit's (a call into ``safe_to_foundation`` while it runs is refused)."""
+    from ..endgame import safe_foundation_moves, safe_to_foundation
     from ..strategies import RandomStrategy
+    p = deal(KLONDIKE, 0)
+    kit = calls_into(fn, (p, p.columns[0][-1]), [safe_to_foundation, safe_foundation_moves])
+    if kit:
+        return Verdict(False, f"your safe calls the kit's {kit}, so it is the kit's answer, not yours: work it out "
+                              "from rules(p.variant).children[card] and p.foundations.")
     tried = 0
     for v in (MINI, KLONDIKE, ITALIAN):
         for seed in range(3):
@@ -137,6 +155,8 @@ def _safe(fn: Any) -> Verdict:
                 for card in tops:
                     want, got = safe_to_foundation(p, card), call_student(fn, p, card)
                     tried += 1
+                    if got is None:
+                        return no_return(fn, got)
                     if got != want:
                         blockers = [str(c) for c in rules(v).children[card]]
                         why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
