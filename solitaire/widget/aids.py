@@ -13,17 +13,15 @@ from typing import Any
 from ..game import Game
 from ..endgame import safe_foundation_moves
 from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from .base import TableBase
 from .play import as_move, guarded
 
 AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
 SOLUTION_SECONDS = 5.0  # solver time for the Solution button
 
 
-class AidsMixin:
+class AidsMixin(TableBase):
     """Hint, Auto-finish, Solution, replays and Win chance (mixed into GameWidget)."""
-
-    game: Game
-    marked: Move | None
 
     @guarded
     def hint(self) -> None:

@@ -2,7 +2,8 @@
 //
 // Python owns the game. This module draws the synced `state` (plain data: counts for face-down cards,
 // card names for face-up ones) and sends back what the player did: {action: "click", pile: "t3", depth: 2},
-// {action: "drop", source: "t3:2", target: "t5"}, {action: "double_click", pile: "waste"}, button actions.
+// {action: "drop", source: "t3", depth: 2, target: "t5"}, {action: "double_click", pile: "waste"}, button actions.
+// Piles are named as Python names them: `state.piles` lists each pile's name, kind and index (never computed here).
 // Everything shown is set as text (textContent, attributes), never parsed as HTML.
 // States that arrive in a burst (a cell playing a whole solution) are drawn once per animation frame, so the
 // page's layout runs once per frame, not once per move; an action the kernel does not answer is reported.
@@ -86,22 +87,22 @@ function columnSteps(column, ch, maxHeight) {
 // --- words for screen readers -----------------------------------------------------------------
 const cardsWord = (n) => (n === 1 ? "1 card" : `${n} cards`);
 
-function pileWords(state, name, cursor) {
-  if (name === "stock") {
+function pileWords(state, pile, cursor) {
+  if (pile.kind === "stock") {
     if (state.stock) return `stock: ${cardsWord(state.stock)}, press Enter to draw`;
     return state.recycle ? "stock: empty, press Enter to turn the waste over" : "stock: empty";
   }
-  if (name === "waste") {
+  if (pile.kind === "waste") {
     const top = state.waste.shown[state.waste.shown.length - 1];
     return top ? `waste: ${cardsWord(state.waste.count)}, top ${cardWords(top)}` : "waste: empty";
   }
-  if (name[0] === "f") {
-    const f = state.foundations[Number(name.slice(1)) - 1];
-    const where = `foundation ${name.slice(1)}`;
+  if (pile.kind === "foundation") {
+    const f = state.foundations[pile.index];
+    const where = `foundation ${pile.index + 1}`;
     return f.top ? `${where}: ${cardWords(f.top)}, ${cardsWord(f.count)}` : `${where}: empty, starts with ${state.variant.first_rank}`;
   }
-  const column = state.columns[Number(name.slice(1)) - 1];
-  const where = `column ${name.slice(1)}`;
+  const column = state.columns[pile.index];
+  const where = `column ${pile.index + 1}`;
   const down = column.hidden ? `${column.hidden} face-down card${column.hidden > 1 ? "s" : ""}` : "";
   if (!column.up.length) return down ? `${where}: ${down}` : `${where}: empty, ${state.variant.empty_rule}`;
   const up = column.up.slice().reverse().map(cardWords).join(" on ");
@@ -117,32 +118,32 @@ class Felt {
     this.topRow = el("div", "sol-row sol-top");
     this.columnsRow = el("div", "sol-row sol-columns");
     this.node.append(this.topRow, this.columnsRow);
-    this.piles = new Map();
+    this.piles = new Map(); // pile name -> its node
+    this.kinds = new Map(); // pile name -> {name, kind, index}, as the state names them
     this.cursor = {};
     this.layoutKey = "";
   }
 
   ensureLayout(state) {
-    const key = `${state.columns.length}/${state.foundations.length}/${state.variant.draw}`;
+    const key = `${state.piles.map((p) => p.name).join(",")}/${state.variant.draw}`;
     if (key === this.layoutKey) return;
     this.layoutKey = key;
     this.piles.clear();
+    this.kinds.clear();
     this.topRow.replaceChildren();
     this.columnsRow.replaceChildren();
-    const pile = (name, parent) => {
-      const node = el("div", `sol-pile sol-${name}`, { tabindex: "0", role: "button" });
-      node.dataset.pile = name;
-      const box = el("div", "sol-pile-box");
-      box.append(el("div", "sol-pile-label", { text: name, "aria-hidden": "true" }), node);
-      parent.append(box);
-      this.piles.set(name, node);
-    };
-    pile("stock", this.topRow);
-    pile("waste", this.topRow);
     const foundations = el("div", "sol-foundations");
-    state.foundations.forEach((_, i) => pile(`f${i + 1}`, foundations));
+    const parents = { stock: this.topRow, waste: this.topRow, foundation: foundations, column: this.columnsRow };
+    for (const pile of state.piles) {
+      const node = el("div", `sol-pile sol-${pile.name}`, { tabindex: "0", role: "button" });
+      node.dataset.pile = pile.name;
+      const box = el("div", "sol-pile-box");
+      box.append(el("div", "sol-pile-label", { text: pile.name, "aria-hidden": "true" }), node);
+      parents[pile.kind].append(box);
+      this.piles.set(pile.name, node);
+      this.kinds.set(pile.name, pile);
+    }
     this.topRow.append(el("div", "sol-spacer"), foundations);
-    state.columns.forEach((_, i) => pile(`t${i + 1}`, this.columnsRow));
     this.cursor = {};
   }
 
@@ -160,17 +161,24 @@ class Felt {
   draw(state) {
     this.ensureLayout(state);
     const { cw, ch } = this.sizes(state);
-    this.fill("stock", [state.stock ? this.stockCard(state.stock) :
-      slot(state.recycle ? "↻" : "", state.recycle ? "empty stock: turn the waste over" : "empty stock")]);
     const shown = state.waste.shown;
     const fan = Math.round(0.35 * cw);
-    this.piles.get("waste").style.width = `${cw + fan * Math.max(state.variant.draw - 1, 0)}px`;
-    this.fill("waste", shown.length ? shown.map((c, i) => place(cardFace(c), i * fan, 0, i === shown.length - 1 ? 1 : 0))
-      : [slot("", "empty waste")]);
-    state.foundations.forEach((f, i) => this.fill(`f${i + 1}`,
-      [f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation")]));
     let tallest = ch;
-    state.columns.forEach((column, i) => { tallest = Math.max(tallest, this.drawColumn(state, column, `t${i + 1}`, ch)); });
+    for (const pile of state.piles) {
+      if (pile.kind === "stock") {
+        this.fill(pile.name, [state.stock ? this.stockCard(state.stock) :
+          slot(state.recycle ? "↻" : "", state.recycle ? "empty stock: turn the waste over" : "empty stock")]);
+      } else if (pile.kind === "waste") {
+        this.piles.get(pile.name).style.width = `${cw + fan * Math.max(state.variant.draw - 1, 0)}px`;
+        this.fill(pile.name, shown.length ? shown.map((c, i) => place(cardFace(c), i * fan, 0, i === shown.length - 1 ? 1 : 0))
+          : [slot("", "empty waste")]);
+      } else if (pile.kind === "foundation") {
+        const f = state.foundations[pile.index];
+        this.fill(pile.name, [f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation")]);
+      } else {
+        tallest = Math.max(tallest, this.drawColumn(state, state.columns[pile.index], pile.name, ch));
+      }
+    }
     this.columnsRow.style.minHeight = `${tallest + 22}px`;
     for (const [name, node] of this.piles) this.markPile(name, node, state.marks[name]);
   }
@@ -199,13 +207,17 @@ class Felt {
     node.replaceChildren(...children);
     const cursor = Math.min(this.cursor[name] || 1, Math.max(this.faceUp(name), 1));
     this.cursor[name] = cursor;
-    node.setAttribute("aria-label", pileWords(this.view.state, name, cursor));
+    node.setAttribute("aria-label", pileWords(this.view.state, this.kinds.get(name), cursor));
     const target = node.querySelector(`[data-depth="${cursor}"]`);
-    if (target && name[0] === "t") target.classList.add("sol-cursor");
+    if (target && this.isColumn(name)) target.classList.add("sol-cursor");
+  }
+
+  isColumn(name) {
+    return this.kinds.get(name).kind === "column";
   }
 
   faceUp(name) {
-    return name[0] === "t" ? this.view.state.columns[Number(name.slice(1)) - 1].up.length : 1;
+    return this.isColumn(name) ? this.view.state.columns[this.kinds.get(name).index].up.length : 1;
   }
 
   moveCursor(name, depth) {
@@ -225,7 +237,7 @@ class Felt {
     for (const card of node.querySelectorAll(".sol-card[data-depth]")) {
       if (Number(card.dataset.depth) <= count) card.classList.add(`sol-${role}`);
     }
-    if (name === "stock" && node.firstChild) node.firstChild.classList.add(`sol-${role}`);
+    if (this.kinds.get(name).kind === "stock" && node.firstChild) node.firstChild.classList.add(`sol-${role}`);
   }
 
   positions() {
@@ -435,7 +447,7 @@ class Pointer {
 
   move(start, e) {
     if (!start.dragging) {
-      if (!start.card || start.pile === "stock" || Math.hypot(e.clientX - start.x, e.clientY - start.y) < 6) return;
+      if (!start.card || this.view.felt.kinds.get(start.pile).kind === "stock" || Math.hypot(e.clientX - start.x, e.clientY - start.y) < 6) return;
       start.dragging = true;
       start.ghost = this.ghost(start);
     }
@@ -476,8 +488,7 @@ class Pointer {
       for (const c of this.view.felt.node.querySelectorAll(".sol-lifted")) c.classList.remove("sol-lifted");
       const target = this.pileAt(e.clientX, e.clientY);
       if (target && target !== start.pileNode) {
-        const source = start.pile[0] === "t" ? `${start.pile}:${start.depth}` : start.pile;
-        this.view.send({ action: "drop", source, target: target.dataset.pile });
+        this.view.send({ action: "drop", source: start.pile, depth: start.depth, target: target.dataset.pile });
       }
       return;
     }
@@ -488,7 +499,8 @@ class Pointer {
     const now = performance.now();
     const again = this.lastClick.pile === pile && now - this.lastClick.time < DOUBLE_CLICK_MS;
     this.lastClick = again ? { pile: "", time: 0 } : { pile, time: now };
-    if (again && depth === 1 && (pile === "waste" || pile[0] === "t")) this.view.send({ action: "double_click", pile });
+    const kind = this.view.felt.kinds.get(pile).kind;
+    if (again && depth === 1 && (kind === "waste" || kind === "column")) this.view.send({ action: "double_click", pile });
     else this.view.send({ action: "click", pile, depth });
   }
 }
@@ -517,7 +529,7 @@ class Keys {
     else if (key === "f") {
       const selected = Object.values(state.marks).some((m) => m[1] === "selected");
       send(selected ? { action: "to_foundation" } : { action: "double_click", pile: name });
-    } else if (LETTERS[key] === "draw") send({ action: "click", pile: "stock" });
+    } else if (LETTERS[key] === "draw") send({ action: "click", pile: state.piles.find((p) => p.kind === "stock").name });
     else if (LETTERS[key]) send({ action: LETTERS[key] === "auto_finish" && state.auto ? "auto_stop" : LETTERS[key] });
     else return;
     e.preventDefault();
@@ -530,9 +542,9 @@ class Keys {
 
   upDown(name, step) {
     const names = [...this.felt.piles.keys()];
-    const columns = names.filter((n) => n[0] === "t");
-    const top = names.filter((n) => n[0] !== "t");
-    if (name[0] !== "t") {
+    const columns = names.filter((n) => this.felt.isColumn(n));
+    const top = names.filter((n) => !this.felt.isColumn(n));
+    if (!this.felt.isColumn(name)) {
       if (step < 0) this.felt.piles.get(columns[Math.min(top.indexOf(name), columns.length - 1)]).focus();
       return;
     }

@@ -2,7 +2,8 @@
 
 Python keeps the game; the browser (``table.js`` + ``table.css``, shipped beside this file, no build step)
 draws it from the synced ``state`` trait and sends back what the player did as small messages
-(``{"action": "click", "pile": "t3", "depth": 2}``, ``{"action": "drop", ...}``). Each action ends with one
+(``{"action": "click", "pile": "t3", "depth": 2}``, ``{"action": "drop", ...}``), naming the piles by the
+names the state gives them (``state["piles"]``). Each action ends with one
 state update, so one move is one message. A saved notebook also carries an SVG picture of the table.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ import anywidget
 import traitlets
 
 from ..game import Game
-from ..moves import Move
+from ..moves import Move, parse_pile
 from ..render import svg, text_diagram
 from .aids import AidsMixin
 from .play import PlayMixin, Selection, guarded
@@ -90,19 +91,18 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self._say(f"Something went wrong: {why}", "error")
 
     @guarded
-    def click(self, pile: str, depth: int = 1) -> None:
-        """Click a pile by name: 'stock', 'waste', 'f2', 't3' (``depth`` = which card of a column)."""
-        name = str(pile).lower()
-        if name == "stock":
+    def click(self, pile: str, depth: int | None = None) -> None:
+        """Click a pile by name: 'stock', 'waste', 'f2', 't3', 't3:2' (``depth`` = which card of a column,
+        by default the one the name gives: the top card of 't3', the second of 't3:2')."""
+        where = parse_pile(pile)
+        if where.kind == "stock":
             self.click_stock()
-        elif name == "waste":
+        elif where.kind == "waste":
             self.click_waste()
-        elif name[:1] == "f" and name[1:].isdigit():
-            self.click_foundation(int(name[1:]) - 1)
-        elif name[:1] == "t" and name[1:].isdigit():
-            self.click_column(int(name[1:]) - 1, int(depth))
+        elif where.kind == "foundation":
+            self.click_foundation(where.index)
         else:
-            raise ValueError(f"cannot read the pile {pile!r}: write stock, waste, f1 or t3")
+            self.click_column(where.index, where.count if depth is None else int(depth))
 
     # --- panels and options -------------------------------------------------------------------
     @guarded
@@ -129,7 +129,7 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     def svg(self) -> str:
         """The table as an SVG picture, with the selection or the marked move highlighted."""
         p = self.game.position
-        names = [f"{k}:{m.cards}" if k.startswith("t") else k for k, m in marks(p, None, self.selection).items()]
+        names = [str(parse_pile(name)._replace(count=m.cards)) for name, m in marks(p, None, self.selection).items()]
         return svg(p, highlight=self.marked if self.marked is not None else names or None)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict] | None:
@@ -153,12 +153,20 @@ def _whole(value: Any) -> int:
 
 
 def _click(w: GameWidget, c: dict) -> None:
-    w.click(str(c["pile"]), int(c.get("depth", 1)))
+    w.click(str(c["pile"]), None if c.get("depth") is None else int(c["depth"]))
+
+
+def _drop(w: GameWidget, c: dict) -> None:
+    """A drop names its source pile and, for a column, how many of its cards (``depth``) were dragged."""
+    source = parse_pile(str(c["source"]))
+    if source.kind == "column" and "depth" in c:
+        source = source._replace(count=int(c["depth"]))
+    w.drop(source, str(c["target"]))
 
 
 FRONT_END_ACTIONS = {
     "click": _click,
-    "drop": lambda w, c: w.drop(str(c["source"]), str(c["target"])),
+    "drop": _drop,
     "double_click": lambda w, c: w.double_click(str(c["pile"])),
     "deselect": lambda w, c: w.deselect(),
     "to_foundation": lambda w, c: w.to_foundation(),
