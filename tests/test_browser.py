@@ -209,16 +209,99 @@ def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
 
 
 def after_a_kernel_restart(page, table, screenshot: Path) -> None:
-    """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so."""
+    """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so
+    (and only then asks to run the cell again)."""
     servers.menu(page, "Kernel", "Restart Kernel")
     page.locator(".jp-Dialog button.jp-mod-accept").click()
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
     moves = table.locator(".sol-moves-title").text_content()
     table.locator(".sol-stock").click()
-    expect()(table.locator(".sol-status")).to_contain_text("Waiting for the kernel", timeout=10_000)
-    expect()(table.locator(".sol-status")).to_contain_text("run this cell again to play")
+    waiting = table.locator(".sol-waiting")
+    expect()(waiting).to_contain_text("The kernel has no model for this table", timeout=10_000)
+    expect()(waiting).to_contain_text("run this cell again to play")
+    expect()(waiting).to_have_attribute("data-why", "no-model")
     assert table.locator(".sol-moves-title").text_content() == moves  # nothing moved
     shot(page, screenshot)
+
+
+# --- the status line while the kernel is busy (issue 23) -------------------------------------------------
+SLOW_TABLE = """import time
+import solitaire
+
+table = solitaire.play("solijoy", seed=1)
+estimate = table.game.win_chance
+
+
+def slow_win_chance():  # Win chance keeps the kernel busy for 6 s at least
+    time.sleep(6)
+    return estimate()
+
+
+table.game.win_chance = slow_win_chance
+table"""
+
+RECORD_STATUS = """root => {
+    window.statusSeen = [];
+    const record = () => {
+        for (const line of [root.querySelector('.sol-status'), root.querySelector('.sol-waiting')]) {
+            const seen = {line: line.className.split(' ')[0], text: line.textContent, hidden: line.hidden,
+                          request: line.dataset.request || '', action: line.dataset.action || '',
+                          why: line.dataset.why || ''};
+            const last = window.statusSeen.filter(s => s.line === seen.line).pop();
+            if (!last || JSON.stringify(last) !== JSON.stringify(seen)) window.statusSeen.push(seen);
+        }
+    };
+    record();
+    new MutationObserver(record).observe(root, {subtree: true, childList: true, characterData: true,
+                                                attributes: true});
+}"""
+
+
+def test_the_status_line_names_its_own_action_while_the_kernel_is_busy(tmp_path, browser, shots):
+    """Win chance (slow), then Position text at once: the status line shows each answer under its own action,
+    the line under it says the kernel is busy with Win chance (never "run this cell again"), and no later
+    status is one answer behind."""
+    import nbformat
+
+    root = tmp_path / "lab"
+    root.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SLOW_TABLE)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, root / "slow.ipynb")
+    with servers.jupyter_lab(root) as (url, token):
+        page = open_notebook(browser, f"{url}/lab/tree/slow.ipynb?token={token}")
+        run_all(page)
+        table = page.locator(".sol-root").first
+        table.locator(".sol-stock").wait_for(timeout=30_000)
+        status, waiting = table.locator(".sol-status"), table.locator(".sol-waiting")
+        table.evaluate(RECORD_STATUS)
+        table.locator(".sol-win-chance").click()
+        expect()(status).to_contain_text("Estimating the win chance", timeout=10_000)
+        table.locator(".sol-position-text").click()
+        expect()(waiting).to_contain_text("still working on Win chance; Position text comes next", timeout=10_000)
+        expect()(waiting).to_have_attribute("data-action", "position_text")
+        shot(page, shots / "lab_status_busy.png")
+        expect()(status).to_contain_text("position text is shown", timeout=60_000)
+        expect()(status).to_have_attribute("data-action", "position_text")
+        expect()(waiting).to_be_hidden()
+        expect()(table.locator(".sol-text")).to_contain_text("variant: solijoy")
+        table.locator(".sol-legal-moves").click()  # a fast action afterwards: its own answer, not the last one's
+        expect()(status).to_contain_text("legal moves are listed under the table", timeout=10_000)
+        expect()(status).to_have_attribute("data-action", "legal_moves")
+        seen = page.evaluate("window.statusSeen")
+        shot(page, shots / "lab_status_answered.png")
+
+    answers = [s for s in seen if s["line"] == "sol-status" and s["request"]]
+    words = {"win_chance": ("Estimating the win chance", "Win chance from here"),
+             "position_text": ("position text is shown",), "legal_moves": ("legal moves are listed",)}
+    for s in answers:  # each message shown belongs to its own action
+        assert any(w in s["text"] for w in words[s["action"]]), s
+    assert [s["action"] for s in answers] == ["win_chance", "win_chance", "position_text", "legal_moves"], answers
+    assert len({s["request"] for s in answers}) == 3  # one request id per click
+    waits = [s for s in seen if s["line"] == "sol-waiting" and not s["hidden"]]
+    assert waits and all(s["why"] in ("busy", "working") for s in waits), waits  # the kernel was busy, not lost
+    assert not any("run this cell again" in s["text"] for s in seen), seen
+    assert {s["action"] for s in waits} <= {"win_chance", "position_text"}, waits
 
 
 def play_klondike(page, table, shots) -> None:

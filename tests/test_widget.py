@@ -727,3 +727,50 @@ def test_saved_lesson_04_shows_a_picture_of_every_table():
     body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
     pictures = body.count('data-mime-type="image/svg+xml"')
     assert pictures >= len(tables) + 1  # the tables and the PySolFC deal's picture
+
+
+# --- the status line names the request it answers (issue 23) -------------------------------------------
+def test_each_state_names_the_request_it_answers_and_whose_answer_its_message_is(monkeypatch):
+    w = play("klondike", seed=1)
+    monkeypatch.setattr(w.game, "win_chance", lambda: 0.25, raising=False)
+    sent = count_messages(w)
+    send(w, action="win_chance", request="v1:1")  # slow in a real kernel: it says "Estimating ..." first
+    send(w, action="position_text", request="v1:2")
+    states = [m["state"]["state"] for m in sent]
+    assert [(s["request"], s["busy"]) for s in states] == [
+        ({"id": "v1:1", "action": "win_chance"}, True), ({"id": "v1:1", "action": "win_chance"}, False),
+        ({"id": "v1:2", "action": "position_text"}, False)]
+    assert [s["message_for"]["id"] for s in states] == ["v1:1", "v1:1", "v1:2"]
+    assert states[0]["message"] == "Estimating the win chance ..."
+    assert states[1]["message"] == "Win chance from here: about 25%."
+    assert "position text is shown" in states[2]["message"] and states[2]["text"] == w.game.to_text()
+    w.click_stock()  # from code: no request is answered, and the message is nobody's request
+    assert w.state["request"] is None and w.state["message_for"] is None and w.message.startswith("draw:")
+
+
+def test_every_front_end_action_answers_with_its_own_message(monkeypatch):
+    """No action leaves the last action's words in the status line: each says something of its own."""
+    from solitaire.widget.table import FRONT_END_ACTIONS
+
+    monkeypatch.setattr("solitaire.widget.aids.SOLUTION_SECONDS", 0.2)
+    monkeypatch.setattr("solitaire.widget.aids.AUTO_FINISH_SECONDS", 0.2)
+    w = play("klondike", seed=1)
+    monkeypatch.setattr(w.game, "win_chance", lambda: 0.5, raising=False)
+    content = {"click": {"pile": "stock"}, "drop": {"source": "t1", "target": "t7"}, "double_click": {"pile": "t2"},
+               "new_game": {"seed": 4}, "auto_step": {"seq": -1}}
+    for i, action in enumerate(FRONT_END_ACTIONS):
+        if action == "auto_step":  # a stale step does nothing at all: it has nothing to say
+            continue
+        w._say("(an earlier message)")
+        send(w, action=action, request=f"v1:{i}", **content.get(action, {}))
+        assert w.state["message_for"] == {"id": f"v1:{i}", "action": action}, action
+        assert w.message and w.message != "(an earlier message)", action
+
+
+def test_an_unreadable_request_id_is_no_request():
+    w = play("klondike", seed=1)
+    for rid in [True, None, 1.5, "x" * 65, ["v1:1"]]:
+        send(w, action="undo", request=rid)
+        assert w.state["request"] is None and w.state["message_for"] is None, rid
+    send(w, action="undo", request=7)
+    assert w.state["request"] == {"id": "7", "action": "undo"}

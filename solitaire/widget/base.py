@@ -10,6 +10,7 @@ Protocol's cannot be combined; the methods below only say what is expected and a
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, NamedTuple
 
 from ..game import Game
@@ -38,6 +39,7 @@ class TableBase:
     _auto: dict[str, Any] | None  # a running Auto-finish: its plan, what it is and the moves played so far
     _depth: int  # how many guarded actions are running (only the outermost one sends the table)
     _seq: int  # how many states were sent: the front end names the state it saw by it
+    _actions_lock: threading.RLock  # held while an action runs: actions take turns, whatever thread calls them
 
     def _say(self, text: str, kind: str = "info") -> None:
         """Write the status line ('info', 'ok' or 'error'); GameWidget does."""

@@ -22,23 +22,25 @@ KEEP_AUTO_FINISH = ("_auto_step", "stop_auto_finish")
 def guarded(action: Callable[..., Any]) -> Callable[..., None]:
     """Run a player action: no exception reaches the notebook, and the table is sent once afterwards.
 
-    Actions may call other actions: only the outermost one sends the state (one message per action).
+    Actions may call other actions: only the outermost one sends the state (one message per action). One
+    action runs at a time (``_actions_lock``), whichever thread of the kernel calls it.
     Any action other than an Auto-finish step (or Stop) ends a running Auto-finish.
     """
 
     @functools.wraps(action)
     def run(self: TableBase, *args: Any, **kwargs: Any) -> None:
-        self._depth += 1
-        try:
-            if self._depth == 1 and action.__name__ not in KEEP_AUTO_FINISH:
-                self._auto = None
-            action(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - a click must never print a traceback
-            self._say(f"Something went wrong: {type(exc).__name__}: {exc}", "error")
-        finally:
-            self._depth -= 1
-        if self._depth == 0:
-            self._send_state()
+        with self._actions_lock:  # a cell's call and a click (on a kernel subshell thread) take turns
+            self._depth += 1
+            try:
+                if self._depth == 1 and action.__name__ not in KEEP_AUTO_FINISH:
+                    self._auto = None
+                action(self, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - a click must never print a traceback
+                self._say(f"Something went wrong: {type(exc).__name__}: {exc}", "error")
+            finally:
+                self._depth -= 1
+            if self._depth == 0:
+                self._send_state()
 
     return run
 
@@ -172,6 +174,7 @@ class PlayMixin(TableBase):
         source, target = as_pile(source), as_pile(target)
         if (source.kind, source.index) == (target.kind, target.index):  # dropped where it came from
             self.selection = None
+            self._say("Nothing moved: the cards were dropped back where they came from.")
             return
         if source.kind == "stock":
             raise ValueError("cards cannot be dragged from the stock: click it to draw")

@@ -6,16 +6,26 @@
 // Piles are named as Python names them: `state.piles` lists each pile's name, kind and index (never computed here).
 // Everything shown is set as text (textContent, attributes), never parsed as HTML.
 // States that arrive in a burst (a cell playing a whole solution) are drawn once per animation frame, so the
-// page's layout runs once per frame, not once per move; an action the kernel does not answer is reported.
+// page's layout runs once per frame, not once per move.
+// Each message carries a request id. The state names the request it answers and the request its message
+// answers, so the status line always shows an answer with its own action (data-request, data-action);
+// a request left unanswered for NO_ANSWER_MS is reported on the line under it, truthfully: the kernel is
+// busy (with an earlier action of this table, or something else such as a running cell), or it has no
+// model for this table any more (sending failed, or the kernel took the message and answered nothing).
 
 const SUITS = { "♣": ["clubs", "c"], "♦": ["diamonds", "d"], "♥": ["hearts", "h"], "♠": ["spades", "s"] };
 const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const COURTS = { J: "♝", Q: "♛", K: "♚" };
 const DOUBLE_CLICK_MS = 400;
 const AUTO_STEP_MS = 170;
-const NO_ANSWER_MS = 3000; // no state back by then: say so (a busy, restarted or absent kernel)
-const NO_ANSWER = "✗ Waiting for the kernel… It may be busy running a cell. If the kernel was restarted or the " +
-  "notebook was just opened, run this cell again to play.";
+const NO_ANSWER_MS = 3000; // a request unanswered by then is reported under the status line
+const LOST_AFTER_IDLE_MS = 1500; // the kernel went idle after taking a request: its answer would be here by then
+const NO_MODEL = "✗ The kernel has no model for this table (it was restarted, or the notebook was just opened): " +
+  "run this cell again to play.";
+const ACTION_WORDS = { click: "your click", drop: "your move", double_click: "your double-click",
+  deselect: "Escape", auto_step: "the next Auto-finish move", auto_stop: "Stop", new_game: "the new game" };
+const actionWords = (action) => ACTION_WORDS[action] || (action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, " "));
+let views = 0; // request ids are unique across the views of a page: "view:count"
 
 function el(tag, className, props = {}) {
   const node = document.createElement(tag);
@@ -322,6 +332,8 @@ class Controls {
   buildPanels() {
     this.banner = el("div", "sol-banner", { role: "alert" });
     this.status = el("div", "sol-status", { role: "status", "aria-live": "polite" });
+    this.waiting = el("div", "sol-waiting", { role: "status", "aria-live": "polite" });
+    this.waiting.hidden = true;
     this.moves = el("div", "sol-moves");
     this.movesTitle = el("div", "sol-moves-title");
     this.moveList = el("ol", "sol-move-list", { "aria-label": "moves played" });
@@ -359,9 +371,13 @@ class Controls {
     this.view.send({ action: "new_game", variant: this.variantSelect.value, seed });
   }
 
-  noAnswer() {
-    this.status.textContent = NO_ANSWER;
-    this.status.className = "sol-status sol-error";
+  showWaiting(text, request, why) {
+    this.waiting.hidden = !text;
+    this.waiting.textContent = text;
+    this.waiting.className = `sol-waiting${why === "no-model" ? " sol-error" : ""}`;
+    this.waiting.dataset.request = request ? request.id : "";
+    this.waiting.dataset.action = request ? request.action : "";
+    this.waiting.dataset.why = why || "";
   }
 
   draw(state) {
@@ -384,6 +400,8 @@ class Controls {
     this.banner.hidden = !state.banner;
     this.status.textContent = ({ error: "✗ ", ok: "✓ " }[state.kind] || "") + state.message;
     this.status.className = `sol-status sol-${state.kind}`;
+    this.status.dataset.request = state.message_for ? state.message_for.id : ""; // whose answer this is
+    this.status.dataset.action = state.message_for ? state.message_for.action : "";
     this.drawMoves(state.moves);
     this.drawReplay(state.replay);
     this.legal.hidden = state.legal === null;
@@ -564,16 +582,71 @@ class TableView {
     this.felt = new Felt(this);
     this.controls = new Controls(this);
     const c = this.controls;
-    root.append(c.header, this.felt.node, c.actions, c.banner, c.status, c.replayBar, c.moves, c.legal, c.text);
+    root.append(c.header, this.felt.node, c.actions, c.banner, c.status, c.waiting, c.replayBar, c.moves, c.legal, c.text);
     this.pointer = new Pointer(this);
     this.keys = new Keys(this);
+    this.name = `v${++views}`;
+    this.sent = 0;
+    this.pending = new Map(); // request id -> {id, action, sentAt, started, idleAt, lost}, oldest first
   }
 
   send(message) {
-    this.sentAt = performance.now();
-    clearTimeout(this.noAnswerTimer);
-    this.noAnswerTimer = setTimeout(() => this.controls.noAnswer(), NO_ANSWER_MS);
-    this.model.send(message);
+    const request = { id: `${this.name}:${++this.sent}`, action: message.action, sentAt: performance.now(),
+      started: false, idleAt: null, lost: false };
+    this.sentAt = request.sentAt;
+    this.pending.set(request.id, request);
+    const status = (msg) => { // the kernel's busy/idle for this very message
+      if (msg.content.execution_state === "busy") request.started = true;
+      if (msg.content.execution_state === "idle") request.idleAt = performance.now();
+    };
+    try {
+      this.model.send({ ...message, request: request.id }, { iopub: { status } });
+    } catch (error) { // no comm to send on: the kernel side of this table is gone
+      request.lost = true;
+    }
+    if (!this.waitTimer) this.waitTimer = setInterval(() => this.checkWaiting(), 250);
+    this.checkWaiting();
+  }
+
+  answered(state) {
+    // every state is read here (drawing skips states of a burst): it answers a request, or still works on it
+    const id = state.request && state.request.id;
+    if (!id || !this.pending.has(id)) return;
+    if (state.busy) {
+      this.pending.get(id).started = true;
+    } else {
+      for (const key of [...this.pending.keys()]) { // the kernel answers in order: earlier ones are done too
+        this.pending.delete(key);
+        if (key === id) break;
+      }
+    }
+    this.checkWaiting();
+  }
+
+  checkWaiting() {
+    const now = performance.now();
+    for (const r of this.pending.values()) {
+      if (!r.lost && r.idleAt !== null && now - r.idleAt > LOST_AFTER_IDLE_MS) r.lost = true;
+    }
+    const requests = [...this.pending.values()]; // oldest first: the kernel answers them in this order
+    const lost = requests.find((r) => r.lost);
+    const late = requests.filter((r) => now - r.sentAt >= NO_ANSWER_MS).pop(); // the newest one kept waiting
+    const first = requests[0];
+    const words = late && actionWords(late.action);
+    if (lost) this.controls.showWaiting(NO_MODEL, lost, "no-model");
+    else if (!late) this.controls.showWaiting("", null, "");
+    else if (first !== late) {
+      this.controls.showWaiting(`Waiting for the kernel: it is still working on ${actionWords(first.action)}; ` +
+        `${words} comes next.`, late, "busy");
+    } else if (late.started) this.controls.showWaiting(`The kernel is still working on ${words}…`, late, "working");
+    else {
+      this.controls.showWaiting(`Waiting for the kernel: it is busy (running a cell, perhaps) and takes ${words} ` +
+        "when it is free.", late, "busy");
+    }
+    if (!this.pending.size) {
+      clearInterval(this.waitTimer);
+      this.waitTimer = 0;
+    }
   }
 
   update(state) {
@@ -587,7 +660,6 @@ class TableView {
     this.root.dataset.seq = String(state.seq);
     this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
     if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
-    clearTimeout(this.noAnswerTimer);
     if (state.auto) {
       clearTimeout(this.autoTimer);
       this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
@@ -604,6 +676,7 @@ export default {
     const view = new TableView(model, root);
     let frame = 0; // states that arrive in one burst (a cell playing 200 moves) are drawn once per frame
     const draw = () => {
+      view.answered(model.get("state"));
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; view.update(model.get("state")); });
     };
     model.on("change:state", draw);
@@ -619,7 +692,7 @@ export default {
     return () => {
       resize.disconnect();
       clearTimeout(view.autoTimer);
-      clearTimeout(view.noAnswerTimer);
+      clearInterval(view.waitTimer);
       cancelAnimationFrame(frame);
       model.off("change:state", draw);
     };

@@ -5,15 +5,22 @@ draws it from the synced ``state`` trait and sends back what the player did as s
 (``{"action": "click", "pile": "t3", "depth": 2}``, ``{"action": "drop", ...}``), naming the piles by the
 names the state gives them (``state["piles"]``). Each action ends with one
 state update, so one move is one message. A saved notebook also carries an SVG picture of the table.
+
+Each message from the browser carries a request id (``"request": "v1:7"``); the state sent while answering
+it names it (``state["request"]``, ``state["busy"]`` while the action still runs), and the status line names
+the request whose answer it is (``state["message_for"]``: its id and action), so the front end can always
+tell which answer it shows and which requests still wait.
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
 
+from ..cards import quote
 from ..game import Game
 from ..moves import Move, parse_pile
 from ..render import svg, text_diagram
@@ -54,6 +61,9 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self.show_legal = self.show_text = False
         self._auto: dict | None = None
         self._depth = self._seq = 0
+        self._actions_lock = threading.RLock()  # one action at a time: comms may arrive on a kernel subshell thread
+        self._request: dict[str, str] | None = None  # the front end's request being answered: its id and action
+        self._message_for: dict[str, str] | None = None  # the request the status line answers (None: from code)
         self._say(f"{self.game.variant.name}: drag a card onto a pile, or click it and then the pile; "
                   "click the stock to draw.")
         super().__init__(state=table_state(self), theme=theme, four_colour=four_colour, **kwargs)
@@ -67,23 +77,36 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
             self.state = table_state(self)
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not reach the notebook
             self._say(f"Could not draw the table: {type(exc).__name__}: {exc}", "error")
-            self.state = {**self.state, "seq": self._seq, "message": self.message, "kind": "error"}
+            self.state = {**self.state, "seq": self._seq, "message": self.message, "kind": "error",
+                          "request": self._request, "busy": self._depth > 0, "message_for": self._message_for}
 
     def _say(self, text: str, kind: str = "info") -> None:
-        """Write the status line ('info', 'ok' or 'error')."""
-        self.message, self.message_kind = text, kind
+        """Write the status line ('info', 'ok' or 'error'), as the answer to the request being answered."""
+        self.message, self.message_kind, self._message_for = text, kind, self._request
 
     def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """Run one action the player made in the browser; anything malformed is explained, never raised."""
-        if not isinstance(content, dict) or not isinstance(content.get("action"), str):
-            return self._refuse(f"the table sent a message it cannot read: {content!r}")
-        action, handler = content["action"], FRONT_END_ACTIONS.get(content["action"])
-        if handler is None:
-            return self._refuse(f"unknown table action {action!r}")
+        """Run one action the player made in the browser; anything malformed is explained, never raised.
+
+        Actions run one at a time, in the order they came: a kernel with subshells (ipykernel 7 under
+        JupyterLab) hands a message to another thread while an earlier one (Win chance) still runs.
+        """
+        with self._actions_lock:
+            self._answer(content)
+
+    def _answer(self, content: Any) -> None:
+        self._request = _request(content)
         try:
-            handler(self, content)
-        except (KeyError, TypeError, ValueError) as exc:
-            self._refuse(f"bad {action} message {content!r}: {exc}")
+            if not isinstance(content, dict) or not isinstance(content.get("action"), str):
+                return self._refuse(f"the table sent a message it cannot read: {quote(content)}")
+            action, handler = content["action"], FRONT_END_ACTIONS.get(content["action"])
+            if handler is None:
+                return self._refuse(f"unknown table action {quote(action)}")
+            try:
+                handler(self, content)
+            except (KeyError, TypeError, ValueError) as exc:
+                self._refuse(f"bad {action} message {quote(content, 200)}: {exc}")
+        finally:
+            self._request = None
         return None
 
     @guarded
@@ -113,11 +136,15 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     def show_legal_moves(self, show: bool = True) -> None:
         """Show (or hide) the list of every legal move under the table."""
         self.show_legal = bool(show)
+        self._say(f"The {len(self.game.legal_moves())} legal moves are listed under the table."
+                  if self.show_legal else "Legal moves hidden.")
 
     @guarded
     def show_position_text(self, show: bool = True) -> None:
         """Show (or hide) the position in the kit's notation (face-down cards too: a teacher's view)."""
         self.show_text = bool(show)
+        self._say("The position text is shown under the table (face-down cards too)."
+                  if self.show_text else "Position text hidden.")
 
     def position_text(self) -> str:
         try:
@@ -143,6 +170,16 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     def __repr__(self) -> str:
         origin = f"seed {self.game.seed}" if self.game.seed is not None else "from a position"
         return f"<card table: {self.game.variant.name}, {origin}, {len(self.game.moves)} moves>"
+
+
+def _request(content: Any) -> dict[str, str] | None:
+    """The request a front-end message names ({"id", "action"}), or None (a message without a readable id)."""
+    if not isinstance(content, dict):
+        return None
+    rid, action = content.get("request"), content.get("action")
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or len(str(rid)) > 64:
+        return None
+    return {"id": str(rid), "action": action if isinstance(action, str) and len(action) <= 40 else "?"}
 
 
 def _whole(value: Any) -> int:

@@ -59,6 +59,9 @@ def table_state(table: Any) -> dict[str, Any]:
         "marks": {name: [m.cards, m.role] for name, m in marks(p, table.marked, table.selection).items()},
         "message": table.message,
         "kind": table.message_kind,
+        "request": table._request,  # the front end's request this state answers ({"id", "action"}; None: code)
+        "busy": table._depth > 0,  # sent while that request still runs (Win chance says it is estimating)
+        "message_for": table._message_for,  # the request the message answers
         "over": None if reason is None else "won" if reason == WON else "lost",
         "banner": banner(g, reason, len(moves)),
         "moves": {"total": len(moves), "first": max(len(moves) - MOVE_LIST, 0) + 1,
