@@ -774,3 +774,34 @@ def test_an_unreadable_request_id_is_no_request():
         assert w.state["request"] is None and w.state["message_for"] is None, rid
     send(w, action="undo", request=7)
     assert w.state["request"] == {"id": "7", "action": "undo"}
+
+
+def test_actions_from_two_threads_take_turns(monkeypatch):
+    """ipykernel 7 hands a comm message to a subshell thread while an earlier one still runs: the second
+    action waits for the first, so each state and each message stays with its own request."""
+    import threading
+
+    w = play("klondike", seed=1)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_win_chance():
+        started.set()
+        release.wait(5)
+        return 0.5
+
+    monkeypatch.setattr(w.game, "win_chance", slow_win_chance, raising=False)
+    sent = count_messages(w)
+    first = threading.Thread(target=send, args=(w,), kwargs={"action": "win_chance", "request": "v1:1"})
+    second = threading.Thread(target=send, args=(w,), kwargs={"action": "position_text", "request": "v1:2"})
+    first.start()
+    assert started.wait(5)
+    second.start()
+    second.join(0.3)
+    assert second.is_alive() and len(sent) == 1  # Position text waits while Win chance runs
+    release.set()
+    first.join(5)
+    second.join(5)
+    states = [m["state"]["state"] for m in sent]
+    assert [(s["request"]["id"], s["busy"], s["message_for"]["id"]) for s in states] == [
+        ("v1:1", True, "v1:1"), ("v1:1", False, "v1:1"), ("v1:2", False, "v1:2")]
+    assert states[1]["message"] == "Win chance from here: about 50%." and states[2]["text"] == w.game.to_text()
