@@ -100,8 +100,10 @@ def parse_pile(text: str) -> Pile:
 
     Case and spaces around the name do not matter; a number has one to three digits.
 
-    >>> parse_pile("t3:2"), parse_pile(" F1 "), parse_pile("waste")
-    (Pile(kind='column', index=2, count=2), Pile(kind='foundation', index=0, count=1), Pile(kind='waste', index=0, count=1))
+    >>> parse_pile("t3:2"), parse_pile(" F1 ")
+    (Pile(kind='column', index=2, count=2), Pile(kind='foundation', index=0, count=1))
+    >>> parse_pile("waste") == parse_pile("w") == Pile("waste")
+    True
     >>> parse_pile("t0")
     Traceback (most recent call last):
     solitaire.moves.PileNumberError: cannot read a pile from 't0': columns, foundations and counts start at 1
@@ -114,7 +116,8 @@ def parse_pile(text: str) -> Pile:
         return Pile(_NAMED_PILES[name])
     letter = name[:1]
     digits, colon, count_digits = name[1:].partition(":")
-    number, count = _number(digits), _number(count_digits) if colon else 1
+    number = _number(digits)
+    count = _number(count_digits) if colon else 1
     if letter not in _NUMBERED_PILES or number is None or count is None or (colon and letter != "t"):
         raise InvalidPileError(f"cannot read a pile from {quote(text)}: {_PILE_HELP}")
     if number == 0 or count == 0:
@@ -128,19 +131,20 @@ def _split_move(text: str) -> tuple[str, str, str]:
     'flipt3' -> (FLIP, 't3', ''); 't3>t7:4' -> (COLUMN_TO_COLUMN, 't3', 't7:4'); 'w>f' -> (WASTE_TO_FOUNDATION,
     '', ''): the waste ('w') and "a foundation" ('f') carry no number, so they are not named again.
     """
+    unreadable = InvalidPileError(f"no move is written {quote(text)}")
     if text.startswith("flip"):
         kind, source, target = FLIP, text.removeprefix("flip"), ""
         if source[:1] != "t":
-            raise InvalidPileError(text)
+            raise unreadable
     else:
         source, _, target = text.partition(">")
         kind = _KINDS.get((source[:1], target[:1]))
         if kind is None or (source[:1] == "w" and source != "w") or (target[:1] == "f" and target != "f"):
-            raise InvalidPileError(text)
+            raise unreadable
         source = "" if source == "w" else source
         target = "" if target == "f" else target
     if ":" in source or (":" in target and kind != COLUMN_TO_COLUMN):  # only a move of several cards has a count
-        raise InvalidPileError(text)
+        raise unreadable
     return kind, source, target
 
 

@@ -52,8 +52,9 @@ def test_a_text_that_names_no_pile_is_refused_and_echoed(bad):
 
 @pytest.mark.parametrize("bad", ["t0", "f0", "t3:0", "t000"])
 def test_numbers_start_at_1(bad):
-    with pytest.raises(PileNumberError, match=re.escape(f"from {quote(bad)}: columns, foundations and counts start at 1")):
+    with pytest.raises(PileNumberError) as info:
         parse_pile(bad)
+    assert str(info.value) == f"cannot read a pile from {quote(bad)}: columns, foundations and counts start at 1"
 
 
 # --- Move.from_text reads exactly what the one-expression regex table read -------------------------------
