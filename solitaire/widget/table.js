@@ -25,6 +25,16 @@ const NO_MODEL = "✗ The kernel has no model for this table (it was restarted, 
 const ACTION_WORDS = { click: "your click", drop: "your move", double_click: "your double-click",
   deselect: "Escape", auto_step: "the next Auto-finish move", auto_stop: "Stop", new_game: "the new game" };
 const actionWords = (action) => ACTION_WORDS[action] || (action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, " "));
+// What a request kept waiting waits for: the first request still unanswered (the kernel answers in order).
+function waitingWords(first, late, place) {
+  const [now, then] = [actionWords(first.action), actionWords(late.action)];
+  if (!first.started) {
+    const which = first === late ? then : `${now}, then ${then},`;
+    return `Waiting for the kernel: it is busy (running a cell, perhaps) and takes ${which} when it is free.`;
+  }
+  if (first === late) return `The kernel is still working on ${now}…`;
+  return `Waiting for the kernel: it is still working on ${now}; ${then} ${place === 1 ? "comes next" : "waits its turn"}.`;
+}
 let views = 0; // request ids are unique across the views of a page: "view:count"
 
 function el(tag, className, props = {}) {
@@ -632,17 +642,9 @@ class TableView {
     const lost = requests.find((r) => r.lost);
     const late = requests.filter((r) => now - r.sentAt >= NO_ANSWER_MS).pop(); // the newest one kept waiting
     const first = requests[0];
-    const words = late && actionWords(late.action);
     if (lost) this.controls.showWaiting(NO_MODEL, lost, "no-model");
     else if (!late) this.controls.showWaiting("", null, "");
-    else if (first !== late) {
-      this.controls.showWaiting(`Waiting for the kernel: it is still working on ${actionWords(first.action)}; ` +
-        `${words} comes next.`, late, "busy");
-    } else if (late.started) this.controls.showWaiting(`The kernel is still working on ${words}…`, late, "working");
-    else {
-      this.controls.showWaiting(`Waiting for the kernel: it is busy (running a cell, perhaps) and takes ${words} ` +
-        "when it is free.", late, "busy");
-    }
+    else this.controls.showWaiting(waitingWords(first, late, requests.indexOf(late)), late, first.started ? "working" : "busy");
     if (!this.pending.size) {
       clearInterval(this.waitTimer);
       this.waitTimer = 0;
