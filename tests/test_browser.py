@@ -1,5 +1,6 @@
 """Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab and Notebook 7
-run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table.
+run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status line
+while the kernel is busy; the hint's colours in each theme.
 
 Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
 """
@@ -390,3 +391,37 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
     assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
     shot(page, shots / "lab_05_auto_finished.png")
+
+
+# --- the hint's colours as drawn (issue 23) --------------------------------------------------------------
+def test_the_hint_is_drawn_in_the_colours_its_sentence_names(tmp_path, browser, shots):
+    """In each theme the hint's cards are outlined in pink and its target in cyan, as the status line says,
+    apart from the selection (orange) and the keyboard focus (yellow)."""
+    import hint_colours
+
+    from solitaire.widget.aids import HINT_COLOURS
+
+    def rgb(colour: str) -> str:
+        return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+    root = tmp_path / "lab"
+    root.mkdir()
+    hint_colours.notebook(root / "hint.ipynb")
+    with servers.jupyter_lab(root) as (url, token):
+        page = open_notebook(browser, f"{url}/lab/tree/hint.ipynb?token={token}")
+        run_all(page)
+        tables = page.locator(".sol-root")
+        expect()(tables).to_have_count(len(hint_colours.THEMES), timeout=30_000)
+        for i, theme in enumerate(hint_colours.THEMES):
+            table = tables.nth(i)
+            table.scroll_into_view_if_needed()
+            table.locator(".sol-t2").focus()
+            page.keyboard.press("ArrowRight")  # the keyboard focus on t3
+            expect()(table.locator(".sol-status")).to_contain_text("outlined in pink, the place they go in cyan")
+            shadow = table.locator(".sol-t1 .sol-source").evaluate("e => getComputedStyle(e).boxShadow")
+            target = table.locator(".sol-t7").evaluate("e => getComputedStyle(e).boxShadow")
+            selected = table.locator(".sol-t5 .sol-selected").evaluate("e => getComputedStyle(e).boxShadow")
+            focus = table.locator(".sol-t3").evaluate("e => getComputedStyle(e).outlineColor")
+            assert rgb(HINT_COLOURS["source"][1]) in shadow and rgb(HINT_COLOURS["target"][1]) in target, theme
+            assert rgb("#ff9800") in selected and focus == rgb("#ffeb3b"), (theme, selected, focus)
+            table.screenshot(path=str(shots / f"hint_{theme}.png"))
