@@ -622,14 +622,8 @@ class TableView {
     // every state is read here (drawing skips states of a burst): it answers a request, or still works on it
     const id = state.request && state.request.id;
     if (!id || !this.pending.has(id)) return;
-    if (state.busy) {
-      this.pending.get(id).started = true;
-    } else {
-      for (const key of [...this.pending.keys()]) { // the kernel answers in order: earlier ones are done too
-        this.pending.delete(key);
-        if (key === id) break;
-      }
-    }
+    if (state.busy) this.pending.get(id).started = true;
+    else this.pending.delete(id); // every request gets its own answer, even one the kernel took on another thread
     this.checkWaiting();
   }
 
@@ -638,7 +632,7 @@ class TableView {
     for (const r of this.pending.values()) {
       if (!r.lost && r.idleAt !== null && now - r.idleAt > LOST_AFTER_IDLE_MS) r.lost = true;
     }
-    const requests = [...this.pending.values()]; // oldest first: the kernel answers them in this order
+    const requests = [...this.pending.values()]; // oldest first: the kernel takes them in this order
     const lost = requests.find((r) => r.lost);
     const late = requests.filter((r) => now - r.sentAt >= NO_ANSWER_MS).pop(); // the newest one kept waiting
     const first = requests[0];

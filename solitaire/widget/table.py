@@ -87,8 +87,8 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """Run one action the player made in the browser; anything malformed is explained, never raised.
 
-        Actions run one at a time, in the order they came: a kernel with subshells (ipykernel 7 under
-        JupyterLab) hands a message to another thread while an earlier one (Win chance) still runs.
+        Actions run one at a time: a kernel with subshells (ipykernel 7 under JupyterLab) may hand a message
+        to another thread while an earlier one (Win chance) still runs; it waits for it here.
         """
         with self._actions_lock:
             self._answer(content)
