@@ -79,20 +79,13 @@ class Pile(NamedTuple):
     def __str__(self) -> str:
         if self.kind in ("stock", "waste"):
             return self.kind
-        letter = "t" if self.kind == "column" else "f"
         count = f":{self.count}" if self.kind == "column" and self.count > 1 else ""
-        return f"{letter}{self.index + 1}{count}"
+        return f"{_LETTERS[self.kind]}{self.index + 1}{count}"
 
 
 _NAMED_PILES = {"stock": "stock", "waste": "waste", "w": "waste"}  # 'w' is how moves write the waste
 _NUMBERED_PILES = {"t": "column", "f": "foundation"}
-
-
-def _number(digits: str) -> int | None:
-    """The number written with one to three digits, or None."""
-    if 1 <= len(digits) <= 3 and digits.isdecimal():
-        return int(digits)
-    return None
+_LETTERS = {kind: letter for letter, kind in _NUMBERED_PILES.items()}
 
 
 def parse_pile(text: str) -> Pile:
@@ -114,15 +107,18 @@ def parse_pile(text: str) -> Pile:
     name = text.strip().lower() if isinstance(text, str) else ""
     if name in _NAMED_PILES:
         return Pile(_NAMED_PILES[name])
-    letter = name[:1]
-    digits, colon, count_digits = name[1:].partition(":")
-    number = _number(digits)
-    count = _number(count_digits) if colon else 1
-    if letter not in _NUMBERED_PILES or number is None or count is None or (colon and letter != "t"):
+    number, colon, count = name[1:].partition(":")  # 't3:2' -> '3', ':', '2'
+    numbers = [number, count] if colon else [number]
+    if name[:1] not in _NUMBERED_PILES or (colon and name[0] != "t") or not all(map(_is_number, numbers)):
         raise InvalidPileError(f"cannot read a pile from {quote(text)}: {_PILE_HELP}")
-    if number == 0 or count == 0:
+    if 0 in map(int, numbers):
         raise PileNumberError(f"cannot read a pile from {quote(text)}: {_STARTS_AT_ONE}")
-    return Pile(_NUMBERED_PILES[letter], number - 1, count)
+    return Pile(_NUMBERED_PILES[name[0]], int(number) - 1, int(count) if colon else 1)
+
+
+def _is_number(digits: str) -> bool:
+    """Is it a number as pile names write them: one to three digits?"""
+    return 1 <= len(digits) <= 3 and digits.isdecimal()
 
 
 def _split_move(text: str) -> tuple[str, str, str]:
