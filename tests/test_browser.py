@@ -260,8 +260,8 @@ RECORD_STATUS = """root => {
 
 def test_the_status_line_names_its_own_action_while_the_kernel_is_busy(tmp_path, browser, shots):
     """Win chance (slow), then Position text at once: the status line shows each answer under its own action,
-    the line under it says the kernel is busy with Win chance (never "run this cell again"), and no later
-    status is one answer behind."""
+    the line under it says the kernel is busy with Win chance (never "run this cell again"), Position text
+    answers with its panel, and the next action's status is its own, not one answer behind."""
     import nbformat
 
     root = tmp_path / "lab"
@@ -282,23 +282,22 @@ def test_the_status_line_names_its_own_action_while_the_kernel_is_busy(tmp_path,
         expect()(waiting).to_contain_text("still working on Win chance; Position text comes next", timeout=10_000)
         expect()(waiting).to_have_attribute("data-action", "position_text")
         shot(page, shots / "lab_status_busy.png")
-        expect()(status).to_contain_text("position text is shown", timeout=60_000)
-        expect()(status).to_have_attribute("data-action", "position_text")
+        expect()(status).to_contain_text("Win chance from here", timeout=60_000)
+        expect()(status).to_have_attribute("data-action", "win_chance")  # the answer, under its own action
+        expect()(table.locator(".sol-text")).to_contain_text("variant: solijoy")  # Position text's answer: its panel
         expect()(waiting).to_be_hidden()
-        expect()(table.locator(".sol-text")).to_contain_text("variant: solijoy")
-        table.locator(".sol-legal-moves").click()  # a fast action afterwards: its own answer, not the last one's
-        expect()(status).to_contain_text("legal moves are listed under the table", timeout=10_000)
-        expect()(status).to_have_attribute("data-action", "legal_moves")
+        table.locator(".sol-stock").click()  # a fast action afterwards: its own answer, not the last one's
+        expect()(status).to_contain_text("draw: turned", timeout=10_000)
+        expect()(status).to_have_attribute("data-action", "click")
         seen = page.evaluate("window.statusSeen")
         shot(page, shots / "lab_status_answered.png")
 
     answers = [s for s in seen if s["line"] == "sol-status" and s["request"]]
-    words = {"win_chance": ("Estimating the win chance", "Win chance from here"),
-             "position_text": ("position text is shown",), "legal_moves": ("legal moves are listed",)}
+    words = {"win_chance": ("Estimating the win chance", "Win chance from here"), "click": ("draw: turned",)}
     for s in answers:  # each message shown belongs to its own action
         assert any(w in s["text"] for w in words[s["action"]]), s
-    assert [s["action"] for s in answers] == ["win_chance", "win_chance", "position_text", "legal_moves"], answers
-    assert len({s["request"] for s in answers}) == 3  # one request id per click
+    assert [s["action"] for s in answers] == ["win_chance", "win_chance", "click"], answers
+    assert len({s["request"] for s in answers}) == 2 and answers[0]["request"] == answers[1]["request"]
     waits = [s for s in seen if s["line"] == "sol-waiting" and not s["hidden"]]
     assert waits and all(s["why"] in ("busy", "working") for s in waits), waits  # the kernel was busy, not lost
     assert not any("run this cell again" in s["text"] for s in seen), seen

@@ -744,16 +744,18 @@ def test_each_state_names_the_request_it_answers_and_whose_answer_its_message_is
     assert [(s["request"], s["busy"]) for s in states] == [
         ({"id": "v1:1", "action": "win_chance"}, True), ({"id": "v1:1", "action": "win_chance"}, False),
         ({"id": "v1:2", "action": "position_text"}, False)]
-    assert [s["message_for"]["id"] for s in states] == ["v1:1", "v1:1", "v1:2"]
+    # Position text answers with its panel: the status line keeps the win chance, and says whose answer it is
+    assert [s["message_for"]["id"] for s in states] == ["v1:1", "v1:1", "v1:1"]
     assert states[0]["message"] == "Estimating the win chance ..."
-    assert states[1]["message"] == "Win chance from here: about 25%."
-    assert "position text is shown" in states[2]["message"] and states[2]["text"] == w.game.to_text()
+    assert states[1]["message"] == states[2]["message"] == "Win chance from here: about 25%."
+    assert states[2]["text"] == w.game.to_text()
     w.click_stock()  # from code: no request is answered, and the message is nobody's request
     assert w.state["request"] is None and w.state["message_for"] is None and w.message.startswith("draw:")
 
 
 def test_every_front_end_action_answers_with_its_own_message(monkeypatch):
-    """No action leaves the last action's words in the status line: each says something of its own."""
+    """No action leaves the last action's words in the status line as if they were its own: each says something
+    of its own, but the two panels (legal moves, position text), which answer by showing themselves."""
     from solitaire.widget.table import FRONT_END_ACTIONS
 
     monkeypatch.setattr("solitaire.widget.aids.SOLUTION_SECONDS", 0.2)
@@ -765,10 +767,13 @@ def test_every_front_end_action_answers_with_its_own_message(monkeypatch):
     for i, action in enumerate(FRONT_END_ACTIONS):
         if action == "auto_step":  # a stale step does nothing at all: it has nothing to say
             continue
-        w._say("(an earlier message)")
+        send(w, action="deselect", request="v0:0")
         send(w, action=action, request=f"v1:{i}", **content.get(action, {}))
-        assert w.state["message_for"] == {"id": f"v1:{i}", "action": action}, action
-        assert w.message and w.message != "(an earlier message)", action
+        if action in ("legal_moves", "position_text"):
+            assert w.state["message_for"] == {"id": "v0:0", "action": "deselect"} and w.message == "Nothing selected."
+        else:
+            assert w.state["message_for"] == {"id": f"v1:{i}", "action": action}, action
+            assert w.message and (w.message != "Nothing selected." or action == "deselect"), action
 
 
 def test_an_unreadable_request_id_is_no_request():
@@ -807,7 +812,7 @@ def test_actions_from_two_threads_take_turns(monkeypatch):
     second.join(5)
     states = [m["state"]["state"] for m in sent]
     assert [(s["request"]["id"], s["busy"], s["message_for"]["id"]) for s in states] == [
-        ("v1:1", True, "v1:1"), ("v1:1", False, "v1:1"), ("v1:2", False, "v1:2")]
+        ("v1:1", True, "v1:1"), ("v1:1", False, "v1:1"), ("v1:2", False, "v1:1")]
     assert states[1]["message"] == "Win chance from here: about 50%." and states[2]["text"] == w.game.to_text()
 
 

@@ -135,16 +135,12 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     @guarded
     def show_legal_moves(self, show: bool = True) -> None:
         """Show (or hide) the list of every legal move under the table."""
-        self.show_legal = bool(show)
-        self._say(f"The {len(self.game.legal_moves())} legal moves are listed under the table."
-                  if self.show_legal else "Legal moves hidden.")
+        self.show_legal = bool(show)  # the list is the answer: the status line keeps the last action's answer
 
     @guarded
     def show_position_text(self, show: bool = True) -> None:
         """Show (or hide) the position in the kit's notation (face-down cards too: a teacher's view)."""
-        self.show_text = bool(show)
-        self._say("The position text is shown under the table (face-down cards too)."
-                  if self.show_text else "Position text hidden.")
+        self.show_text = bool(show)  # the text is the answer: the status line keeps the last action's answer
 
     def position_text(self) -> str:
         try:
