@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solitaire import Game, Move  # noqa: E402
+from solitaire.moves import Pile  # noqa: E402
 
 LONG_GAME = 20_000
 BENCH_TIMEOUT_MS = 300_000
@@ -52,21 +53,22 @@ def play_long_game(game: Game, n: int, rng: random.Random) -> None:
 
 
 def messages_for(m: Move) -> list[dict]:
-    """The browser's messages for a move: a drag and drop, a double-click, or a click on the stock/a column."""
+    """The browser's messages for a move: a drag and drop, a double-click, or a click on the stock/a column,
+    naming the piles as the state names them (``str(Pile(...))``)."""
+    source, target = str(Pile("column", m.source)), str(Pile("column", m.target))
     if m.kind in ("draw", "recycle"):
         return [{"action": "click", "pile": "stock"}]
     if m.kind == "flip":
-        return [{"action": "click", "pile": f"t{m.source + 1}"}]
+        return [{"action": "click", "pile": source}]
     if m.kind == "w>t":
-        return [{"action": "drop", "source": "waste", "target": f"t{m.target + 1}"}]
+        return [{"action": "drop", "source": "waste", "target": target}]
     if m.kind == "w>f":
         return [{"action": "double_click", "pile": "waste"}]
     if m.kind == "t>f":
-        return [{"action": "double_click", "pile": f"t{m.source + 1}"}]
+        return [{"action": "double_click", "pile": source}]
     if m.kind == "t>t":
-        return [{"action": "click", "pile": f"t{m.source + 1}", "depth": m.count},
-                {"action": "click", "pile": f"t{m.target + 1}"}]
-    return [{"action": "drop", "source": f"f{m.source + 1}", "target": f"t{m.target + 1}"}]
+        return [{"action": "click", "pile": source, "depth": m.count}, {"action": "click", "pile": target}]
+    return [{"action": "drop", "source": str(Pile("foundation", m.source)), "target": target}]
 
 
 def count_models(variant: str) -> int:

@@ -44,14 +44,104 @@ class IllegalMoveError(ValueError):
 # Each kind of move as text: s is the source pile, t the target column, n the count (":4" for 4 cards).
 _TEXT = {DRAW: "draw", RECYCLE: "recycle", FLIP: "flip t{s}", WASTE_TO_COLUMN: "w>t{t}", WASTE_TO_FOUNDATION: "w>f",
          COLUMN_TO_FOUNDATION: "t{s}>f", COLUMN_TO_COLUMN: "t{s}>t{t}{n}", FOUNDATION_TO_COLUMN: "f{s}>t{t}"}
-# ... and the same texts read back, without spaces; a number has at most three digits.
-_PATTERNS = {kind: re.compile(text.replace(" ", "").replace("{n}", "(?::{n})?").format(
-    s=r"(?P<s>\d{1,3})", t=r"(?P<t>\d{1,3})", n=r"(?P<n>\d{1,3})")) for kind, text in _TEXT.items()}
+# ... and read back: a move is written "source>target", and the first letters of the two say its kind.
+_KINDS = {("w", "t"): WASTE_TO_COLUMN, ("w", "f"): WASTE_TO_FOUNDATION, ("t", "f"): COLUMN_TO_FOUNDATION,
+          ("t", "t"): COLUMN_TO_COLUMN, ("f", "t"): FOUNDATION_TO_COLUMN}
 _MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
+_PILE_HELP = "write stock, waste, f2, t3 or t3:2 (the top 2 cards of t3)"
+_STARTS_AT_ONE = "columns, foundations and counts start at 1"
 # Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
 ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
            COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
            FOUNDATION_TO_COLUMN: ("foundation", "column")}
+
+
+class InvalidPileError(ValueError):
+    """The text does not name a pile of the table."""
+
+
+class PileNumberError(InvalidPileError):
+    """A pile's name with a number 0 in it: columns, foundations and counts start at 1."""
+
+
+class Pile(NamedTuple):
+    """A pile by name: ``kind`` is 'stock', 'waste', 'foundation' or 'column', ``index`` counts from 0 (as in
+    ``Move``), ``count`` is how many cards from a column's top. ``str`` gives the name back.
+
+    >>> str(Pile("column", 2, count=2)), str(Pile("foundation", 1)), str(Pile("waste"))
+    ('t3:2', 'f2', 'waste')
+    """
+
+    kind: str
+    index: int = 0
+    count: int = 1
+
+    def __str__(self) -> str:
+        if self.kind in ("stock", "waste"):
+            return self.kind
+        count = f":{self.count}" if self.kind == "column" and self.count > 1 else ""
+        return f"{_LETTERS[self.kind]}{self.index + 1}{count}"
+
+
+_NAMED_PILES = {"stock": "stock", "waste": "waste", "w": "waste"}  # 'w' is how moves write the waste
+_NUMBERED_PILES = {"t": "column", "f": "foundation"}
+_LETTERS = {kind: letter for letter, kind in _NUMBERED_PILES.items()}
+
+
+def parse_pile(text: str) -> Pile:
+    """Read a pile's name: 'stock', 'waste' (or 'w'), 'f2' (foundation 2), 't3' (column 3), 't3:2' (its top 2 cards).
+
+    Case and spaces around the name do not matter; a number has one to three digits.
+
+    >>> parse_pile("t3:2"), parse_pile(" F1 ")
+    (Pile(kind='column', index=2, count=2), Pile(kind='foundation', index=0, count=1))
+    >>> parse_pile("waste") == parse_pile("w") == Pile("waste")
+    True
+    >>> parse_pile("t0")
+    Traceback (most recent call last):
+    solitaire.moves.PileNumberError: cannot read a pile from 't0': columns, foundations and counts start at 1
+
+    Raises:
+        InvalidPileError: for text that names no pile (``PileNumberError`` for a number 0); the message echoes it.
+    """
+    name = text.strip().lower() if isinstance(text, str) else ""
+    if name in _NAMED_PILES:
+        return Pile(_NAMED_PILES[name])
+    number, colon, count = name[1:].partition(":")  # 't3:2' -> '3', ':', '2'
+    numbers = [number, count] if colon else [number]
+    if name[:1] not in _NUMBERED_PILES or (colon and name[0] != "t") or not all(map(_is_number, numbers)):
+        raise InvalidPileError(f"cannot read a pile from {quote(text)}: {_PILE_HELP}")
+    if 0 in map(int, numbers):
+        raise PileNumberError(f"cannot read a pile from {quote(text)}: {_STARTS_AT_ONE}")
+    return Pile(_NUMBERED_PILES[name[0]], int(number) - 1, int(count) if colon else 1)
+
+
+def _is_number(digits: str) -> bool:
+    """Is it a number as pile names write them: one to three digits?"""
+    return 1 <= len(digits) <= 3 and digits.isdecimal()
+
+
+def _split_move(text: str) -> tuple[str, str, str]:
+    """A move's text without spaces -> (kind, source, target), the piles as named in it, by the letters alone.
+
+    'flipt3' -> (FLIP, 't3', ''); 't3>t7:4' -> (COLUMN_TO_COLUMN, 't3', 't7:4'); 'w>f' -> (WASTE_TO_FOUNDATION,
+    '', ''): the waste ('w') and "a foundation" ('f') carry no number, so they are not named again.
+    """
+    unreadable = InvalidPileError(f"no move is written {quote(text)}")
+    if text.startswith("flip"):
+        kind, source, target = FLIP, text.removeprefix("flip"), ""
+        if source[:1] != "t":
+            raise unreadable
+    else:
+        source, _, target = text.partition(">")
+        kind = _KINDS.get((source[:1], target[:1]))
+        if kind is None or (source[:1] == "w" and source != "w") or (target[:1] == "f" and target != "f"):
+            raise unreadable
+        source = "" if source == "w" else source
+        target = "" if target == "f" else target
+    if ":" in source or (":" in target and kind != COLUMN_TO_COLUMN):  # only a move of several cards has a count
+        raise unreadable
+    return kind, source, target
 
 
 class Move(NamedTuple):
@@ -90,14 +180,31 @@ class Move(NamedTuple):
             InvalidMoveError: for text that is not a move; the message echoes it (cut to a readable length).
         """
         compact = re.sub(r"\s+", "", text).lower() if isinstance(text, str) else ""
-        for kind, pattern in _PATTERNS.items():
-            found = pattern.fullmatch(compact)
-            if found:
-                numbers = {name: int(digits) for name, digits in found.groupdict().items() if digits is not None}
-                if 0 in numbers.values():
-                    raise InvalidMoveError(f"cannot read a move from {quote(text)}: columns, foundations and counts start at 1")
-                return cls(kind, numbers.get("s", 0) - 1, numbers.get("t", 0) - 1, numbers.get("n", 1))
-        raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}")
+        if compact in (DRAW, RECYCLE):
+            return cls(compact)
+        try:
+            kind, source, target = _split_move(compact)
+            s, t = _read_piles(source, target)
+        except PileNumberError:
+            raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_STARTS_AT_ONE}") from None
+        except InvalidPileError:
+            raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}") from None
+        return cls(kind, s.index, t.index, t.count)
+
+
+def _read_piles(*names: str) -> list[Pile]:
+    """``parse_pile`` on each name ('' names no pile: index -1); a name that is no pile at all is reported
+    before a number 0 in another."""
+    piles, zero = [], None
+    for name in names:
+        try:
+            piles.append(parse_pile(name) if name else Pile("", -1))
+        except PileNumberError as exc:
+            zero = exc
+            piles.append(Pile("", -1))
+    if zero is not None:
+        raise zero
+    return piles
 
 
 # --- 2. the rules as lookup tables -----------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab and Notebook 7
-run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table.
+run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status line
+while the kernel is busy; the hint's colours in each theme.
 
 Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
 """
@@ -209,16 +210,98 @@ def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
 
 
 def after_a_kernel_restart(page, table, screenshot: Path) -> None:
-    """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so."""
+    """The kernel restarted, the table's Python side is gone: a click is not silently lost, the table says so
+    (and only then asks to run the cell again)."""
     servers.menu(page, "Kernel", "Restart Kernel")
     page.locator(".jp-Dialog button.jp-mod-accept").click()
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=120_000)
     moves = table.locator(".sol-moves-title").text_content()
     table.locator(".sol-stock").click()
-    expect()(table.locator(".sol-status")).to_contain_text("Waiting for the kernel", timeout=10_000)
-    expect()(table.locator(".sol-status")).to_contain_text("run this cell again to play")
+    waiting = table.locator(".sol-waiting")
+    expect()(waiting).to_contain_text("The kernel has no model for this table", timeout=10_000)
+    expect()(waiting).to_contain_text("run this cell again to play")
+    expect()(waiting).to_have_attribute("data-why", "no-model")
     assert table.locator(".sol-moves-title").text_content() == moves  # nothing moved
     shot(page, screenshot)
+
+
+# --- the status line while the kernel is busy (issue 23) -------------------------------------------------
+SLOW_TABLE = """import time
+import solitaire
+
+table = solitaire.play("solijoy", seed=1)
+estimate = table.game.win_chance
+
+
+def slow_win_chance():  # Win chance keeps the kernel busy for 6 s at least
+    time.sleep(6)
+    return estimate()
+
+
+table.game.win_chance = slow_win_chance
+table"""
+
+RECORD_STATUS = """root => {
+    window.statusSeen = [];
+    const record = () => {
+        for (const line of [root.querySelector('.sol-status'), root.querySelector('.sol-waiting')]) {
+            const seen = {line: line.className.split(' ')[0], text: line.textContent, hidden: line.hidden,
+                          request: line.dataset.request || '', action: line.dataset.action || '',
+                          why: line.dataset.why || ''};
+            const last = window.statusSeen.filter(s => s.line === seen.line).pop();
+            if (!last || JSON.stringify(last) !== JSON.stringify(seen)) window.statusSeen.push(seen);
+        }
+    };
+    record();
+    new MutationObserver(record).observe(root, {subtree: true, childList: true, characterData: true,
+                                                attributes: true});
+}"""
+
+
+def test_the_status_line_names_its_own_action_while_the_kernel_is_busy(tmp_path, browser, shots):
+    """Win chance (slow), then Position text at once: the status line shows each answer under its own action,
+    the line under it says the kernel is busy with Win chance (never "run this cell again"), Position text
+    answers with its panel, and the next action's status is its own, not one answer behind."""
+    import nbformat
+
+    root = tmp_path / "lab"
+    root.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SLOW_TABLE)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, root / "slow.ipynb")
+    with servers.jupyter_lab(root) as (url, token):
+        page = open_notebook(browser, f"{url}/lab/tree/slow.ipynb?token={token}")
+        run_all(page)
+        table = page.locator(".sol-root").first
+        table.locator(".sol-stock").wait_for(timeout=30_000)
+        status, waiting = table.locator(".sol-status"), table.locator(".sol-waiting")
+        table.evaluate(RECORD_STATUS)
+        table.locator(".sol-win-chance").click()
+        expect()(status).to_contain_text("Estimating the win chance", timeout=10_000)
+        table.locator(".sol-position-text").click()
+        expect()(waiting).to_contain_text("still working on Win chance; Position text comes next", timeout=10_000)
+        expect()(waiting).to_have_attribute("data-action", "position_text")
+        shot(page, shots / "lab_status_busy.png")
+        expect()(status).to_contain_text("Win chance from here", timeout=60_000)
+        expect()(status).to_have_attribute("data-action", "win_chance")  # the answer, under its own action
+        expect()(table.locator(".sol-text")).to_contain_text("variant: solijoy")  # Position text's answer: its panel
+        expect()(waiting).to_be_hidden()
+        table.locator(".sol-stock").click()  # a fast action afterwards: its own answer, not the last one's
+        expect()(status).to_contain_text("draw: turned", timeout=10_000)
+        expect()(status).to_have_attribute("data-action", "click")
+        seen = page.evaluate("window.statusSeen")
+        shot(page, shots / "lab_status_answered.png")
+
+    answers = [s for s in seen if s["line"] == "sol-status" and s["request"]]
+    words = {"win_chance": ("Estimating the win chance", "Win chance from here"), "click": ("draw: turned",)}
+    for s in answers:  # each message shown belongs to its own action
+        assert any(w in s["text"] for w in words[s["action"]]), s
+    assert [s["action"] for s in answers] == ["win_chance", "win_chance", "click"], answers
+    assert len({s["request"] for s in answers}) == 2 and answers[0]["request"] == answers[1]["request"]
+    waits = [s for s in seen if s["line"] == "sol-waiting" and not s["hidden"]]
+    assert waits and all(s["why"] in ("busy", "working") for s in waits), waits  # the kernel was busy, not lost
+    assert not any("run this cell again" in s["text"] for s in seen), seen
+    assert {s["action"] for s in waits} <= {"win_chance", "position_text"}, waits
 
 
 def play_klondike(page, table, shots) -> None:
@@ -307,3 +390,37 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
     assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
     shot(page, shots / "lab_05_auto_finished.png")
+
+
+# --- the hint's colours as drawn (issue 23) --------------------------------------------------------------
+def test_the_hint_is_drawn_in_the_colours_its_sentence_names(tmp_path, browser, shots):
+    """In each theme the hint's cards are outlined in pink and its target in cyan, as the status line says,
+    apart from the selection (orange) and the keyboard focus (yellow)."""
+    import hint_colours
+
+    from solitaire.widget.aids import HINT_COLOURS
+
+    def rgb(colour: str) -> str:
+        return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+    root = tmp_path / "lab"
+    root.mkdir()
+    hint_colours.notebook(root / "hint.ipynb")
+    with servers.jupyter_lab(root) as (url, token):
+        page = open_notebook(browser, f"{url}/lab/tree/hint.ipynb?token={token}")
+        run_all(page)
+        tables = page.locator(".sol-root")
+        expect()(tables).to_have_count(len(hint_colours.THEMES), timeout=30_000)
+        for i, theme in enumerate(hint_colours.THEMES):
+            table = tables.nth(i)
+            table.scroll_into_view_if_needed()
+            table.locator(".sol-t2").focus()
+            page.keyboard.press("ArrowRight")  # the keyboard focus on t3
+            expect()(table.locator(".sol-status")).to_contain_text("outlined in pink, the place they go in cyan")
+            shadow = table.locator(".sol-t1 .sol-source").evaluate("e => getComputedStyle(e).boxShadow")
+            target = table.locator(".sol-t7").evaluate("e => getComputedStyle(e).boxShadow")
+            selected = table.locator(".sol-t5 .sol-selected").evaluate("e => getComputedStyle(e).boxShadow")
+            focus = table.locator(".sol-t3").evaluate("e => getComputedStyle(e).outlineColor")
+            assert rgb(HINT_COLOURS["source"][1]) in shadow and rgb(HINT_COLOURS["target"][1]) in target, theme
+            assert rgb("#ff9800") in selected and focus == rgb("#ffeb3b"), (theme, selected, focus)
+            table.screenshot(path=str(shots / f"hint_{theme}.png"))

@@ -5,7 +5,10 @@ browser draws. These tests read that state, count the messages, and send the fro
 """
 from __future__ import annotations
 
+import colorsys
 import html
+import math
+import re
 import sys
 import types
 from dataclasses import replace
@@ -19,6 +22,7 @@ from helpers import cards, make
 import solitaire
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move
 from solitaire.widget import GameWidget, play, safe_foundation_move
+from solitaire.widget.aids import HINT_COLOURS, hint_words
 
 SUITS = "♣♦♥♠"
 
@@ -569,7 +573,7 @@ def test_real_hints_are_legal_explained_and_playable(variant):
             break
         w.hint()
         assert w.marked in w.game.legal_moves(), w.message
-        assert w.message.startswith(f"Hint: {w.marked} — ") and "marked in blue" in w.message
+        assert w.message.startswith(f"Hint: {w.marked} — ") and w.message.endswith(hint_words())
         click_move(w, w.marked)
         assert w.marked is None and "illegal" not in w.message
     assert len(w.game.moves) >= 5
@@ -727,3 +731,137 @@ def test_saved_lesson_04_shows_a_picture_of_every_table():
     body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
     pictures = body.count('data-mime-type="image/svg+xml"')
     assert pictures >= len(tables) + 1  # the tables and the PySolFC deal's picture
+
+
+# --- the status line names the request it answers (issue 23) -------------------------------------------
+def test_each_state_names_the_request_it_answers_and_whose_answer_its_message_is(monkeypatch):
+    w = play("klondike", seed=1)
+    monkeypatch.setattr(w.game, "win_chance", lambda: 0.25, raising=False)
+    sent = count_messages(w)
+    send(w, action="win_chance", request="v1:1")  # slow in a real kernel: it says "Estimating ..." first
+    send(w, action="position_text", request="v1:2")
+    states = [m["state"]["state"] for m in sent]
+    assert [(s["request"], s["busy"]) for s in states] == [
+        ({"id": "v1:1", "action": "win_chance"}, True), ({"id": "v1:1", "action": "win_chance"}, False),
+        ({"id": "v1:2", "action": "position_text"}, False)]
+    # Position text answers with its panel: the status line keeps the win chance, and says whose answer it is
+    assert [s["message_for"]["id"] for s in states] == ["v1:1", "v1:1", "v1:1"]
+    assert states[0]["message"] == "Estimating the win chance ..."
+    assert states[1]["message"] == states[2]["message"] == "Win chance from here: about 25%."
+    assert states[2]["text"] == w.game.to_text()
+    w.click_stock()  # from code: no request is answered, and the message is nobody's request
+    assert w.state["request"] is None and w.state["message_for"] is None and w.message.startswith("draw:")
+
+
+def test_every_front_end_action_answers_with_its_own_message(monkeypatch):
+    """No action leaves the last action's words in the status line as if they were its own: each says something
+    of its own, but the two panels (legal moves, position text), which answer by showing themselves."""
+    from solitaire.widget.table import FRONT_END_ACTIONS
+
+    monkeypatch.setattr("solitaire.widget.aids.SOLUTION_SECONDS", 0.2)
+    monkeypatch.setattr("solitaire.widget.aids.AUTO_FINISH_SECONDS", 0.2)
+    w = play("klondike", seed=1)
+    monkeypatch.setattr(w.game, "win_chance", lambda: 0.5, raising=False)
+    content = {"click": {"pile": "stock"}, "drop": {"source": "t1", "target": "t7"}, "double_click": {"pile": "t2"},
+               "new_game": {"seed": 4}, "auto_step": {"seq": -1}}
+    for i, action in enumerate(FRONT_END_ACTIONS):
+        if action == "auto_step":  # a stale step does nothing at all: it has nothing to say
+            continue
+        send(w, action="deselect", request="v0:0")
+        send(w, action=action, request=f"v1:{i}", **content.get(action, {}))
+        if action in ("legal_moves", "position_text"):
+            assert w.state["message_for"] == {"id": "v0:0", "action": "deselect"} and w.message == "Nothing selected."
+        else:
+            assert w.state["message_for"] == {"id": f"v1:{i}", "action": action}, action
+            assert w.message and (w.message != "Nothing selected." or action == "deselect"), action
+
+
+def test_an_unreadable_request_id_is_no_request():
+    w = play("klondike", seed=1)
+    for rid in [True, None, 1.5, "x" * 65, ["v1:1"]]:
+        send(w, action="undo", request=rid)
+        assert w.state["request"] is None and w.state["message_for"] is None, rid
+    send(w, action="undo", request=7)
+    assert w.state["request"] == {"id": "7", "action": "undo"}
+
+
+def test_actions_from_two_threads_take_turns(monkeypatch):
+    """ipykernel 7 hands a comm message to a subshell thread while an earlier one still runs: the second
+    action waits for the first, so each state and each message stays with its own request."""
+    import threading
+
+    w = play("klondike", seed=1)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_win_chance():
+        started.set()
+        release.wait(5)
+        return 0.5
+
+    monkeypatch.setattr(w.game, "win_chance", slow_win_chance, raising=False)
+    sent = count_messages(w)
+    first = threading.Thread(target=send, args=(w,), kwargs={"action": "win_chance", "request": "v1:1"})
+    second = threading.Thread(target=send, args=(w,), kwargs={"action": "position_text", "request": "v1:2"})
+    first.start()
+    assert started.wait(5)
+    second.start()
+    second.join(0.3)
+    assert second.is_alive() and len(sent) == 1  # Position text waits while Win chance runs
+    release.set()
+    first.join(5)
+    second.join(5)
+    states = [m["state"]["state"] for m in sent]
+    assert [(s["request"]["id"], s["busy"], s["message_for"]["id"]) for s in states] == [
+        ("v1:1", True, "v1:1"), ("v1:1", False, "v1:1"), ("v1:2", False, "v1:1")]
+    assert states[1]["message"] == "Win chance from here: about 50%." and states[2]["text"] == w.game.to_text()
+
+
+# --- the hint's colours are the ones its sentence names (issue 23) ---------------------------------------
+NAMED_HUES = {"pink": (290, 345), "cyan": (175, 200), "blue": (200, 250), "amber": (38, 50), "orange": (25, 38)}
+APART = 50  # CIE76 colour difference at least: amber #ffc400 was 21 from the focus and 26 from the selection
+
+
+def theme_colours() -> dict[str, dict[str, str]]:
+    """Each theme's colour variables in table.css: the light ones, with the dark and four-colour blocks over them."""
+    css = (Path(solitaire.widget.__file__).parent / "table.css").read_text()
+    blocks = {sel.strip(): dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", body))
+              for sel, body in re.findall(r"(\.sol-root[^{,]*)\{([^}]*)\}", css)}
+    base = blocks[".sol-root"]
+    return {"light": base, "dark": {**base, **blocks[".sol-root.sol-dark"]},
+            "four-colour": {**base, **blocks[".sol-root.sol-four-colour"]},
+            "dark four-colour": {**base, **blocks[".sol-root.sol-dark"], **blocks[".sol-root.sol-four-colour"]}}
+
+
+def lab(colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* of an sRGB colour '#rrggbb' (D65)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    xyz = [sum(k * c for k, c in zip(row, linear)) / white for row, white in zip(
+        [(0.4124, 0.3576, 0.1805), (0.2126, 0.7152, 0.0722), (0.0193, 0.1192, 0.9505)], (0.95047, 1.0, 1.08883))]
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def hue(colour: str) -> float:
+    return colorsys.rgb_to_hsv(*(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "four-colour", "dark four-colour"])
+def test_the_hint_colours_are_the_ones_its_sentence_names_and_stand_apart(theme):
+    colours = theme_colours()[theme]
+    sentence = hint_words()
+    for role, (name, value) in HINT_COLOURS.items():
+        assert colours[role].lower() == value and name in sentence, (role, colours[role])
+        low, high = NAMED_HUES[name]
+        assert low <= hue(value) <= high, (name, value, hue(value))
+        for other in ("focus", "selected", "source", "target"):
+            if other != role:
+                assert math.dist(lab(value), lab(colours[other])) >= APART, (role, other, theme)
+
+
+def test_a_real_hint_says_the_colours_of_its_marks():
+    w = play("klondike", seed=1)
+    w.hint()
+    roles = {role for _, role in w.state["marks"].values()}
+    assert roles == {"source", "target"} and w.message.endswith(hint_words())
+    assert "blue" not in w.message

@@ -13,17 +13,18 @@ from typing import Any
 from ..game import Game
 from ..endgame import safe_foundation_moves
 from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from .base import TableBase
 from .play import as_move, guarded
 
 AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
 SOLUTION_SECONDS = 5.0  # solver time for the Solution button
+# The colours table.css marks a hinted move with (--source, --target), as its sentence names them; the selection
+# (orange) and the keyboard focus (yellow) have colours of their own.
+HINT_COLOURS = {"source": ("pink", "#ff4fd8"), "target": ("cyan", "#4fd8ff")}
 
 
-class AidsMixin:
+class AidsMixin(TableBase):
     """Hint, Auto-finish, Solution, replays and Win chance (mixed into GameWidget)."""
-
-    game: Game
-    marked: Move | None
 
     @guarded
     def hint(self) -> None:
@@ -47,8 +48,7 @@ class AidsMixin:
             return
         self.marked = move
         why = why.removeprefix(f"{move}:").strip().rstrip(".")
-        self._say(f"Hint: {move}" + (f" — {why}" if why else "")
-                  + ". The move is marked in blue: the cards and where they go.")
+        self._say(f"Hint: {move}" + (f" — {why}" if why else "") + ". " + hint_words())
 
     # --- Auto-finish ----------------------------------------------------------------------------
     def _auto_plan(self) -> tuple[Iterator[Move] | None, str]:
@@ -185,6 +185,16 @@ class AidsMixin:
         self._say("Estimating the win chance ...")
         self._send_state()  # the player sees that something is happening
         self._say(win_chance_words(estimate()))
+
+
+def hint_words() -> str:
+    """The sentence that says how a hint is marked on the table.
+
+    >>> hint_words()
+    'The cards to move are outlined in pink, the place they go in cyan.'
+    """
+    return (f"The cards to move are outlined in {HINT_COLOURS['source'][0]}, "
+            f"the place they go in {HINT_COLOURS['target'][0]}.")
 
 
 def win_chance_words(result: Any) -> str:

@@ -8,21 +8,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..game import Game
 from ..moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move)
+                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, Pile, parse_pile)
 from ..variants import Variant
-
-
-class Selection(NamedTuple):
-    """What the player picked up: pile is 'waste', 'column' or 'foundation'; count cards from its top."""
-
-    pile: str
-    index: int = 0
-    count: int = 1
-
+from .base import Selection, TableBase
 
 KEEP_AUTO_FINISH = ("_auto_step", "stop_auto_finish")
 
@@ -30,29 +22,35 @@ KEEP_AUTO_FINISH = ("_auto_step", "stop_auto_finish")
 def guarded(action: Callable[..., Any]) -> Callable[..., None]:
     """Run a player action: no exception reaches the notebook, and the table is sent once afterwards.
 
-    Actions may call other actions: only the outermost one sends the state (one message per action).
+    Actions may call other actions: only the outermost one sends the state (one message per action). One
+    action runs at a time (``_actions_lock``), whichever thread of the kernel calls it.
     Any action other than an Auto-finish step (or Stop) ends a running Auto-finish.
     """
 
     @functools.wraps(action)
-    def run(self: Any, *args: Any, **kwargs: Any) -> None:
-        self._depth += 1
-        try:
-            if self._depth == 1 and action.__name__ not in KEEP_AUTO_FINISH:
-                self._auto = None
-            action(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - a click must never print a traceback
-            self._say(f"Something went wrong: {type(exc).__name__}: {exc}", "error")
-        finally:
-            self._depth -= 1
-        if self._depth == 0:
-            self._send_state()
+    def run(self: TableBase, *args: Any, **kwargs: Any) -> None:
+        with self._actions_lock:  # a cell's call and a click (on a kernel subshell thread) take turns
+            self._depth += 1
+            try:
+                if self._depth == 1 and action.__name__ not in KEEP_AUTO_FINISH:
+                    self._auto = None
+                action(self, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - a click must never print a traceback
+                self._say(f"Something went wrong: {type(exc).__name__}: {exc}", "error")
+            finally:
+                self._depth -= 1
+            if self._depth == 0:
+                self._send_state()
 
     return run
 
 
 def as_move(move: Move | str) -> Move:
     return move if isinstance(move, Move) else Move.from_text(move)
+
+
+def as_pile(pile: Pile | str) -> Pile:
+    return pile if isinstance(pile, Pile) else parse_pile(str(pile))
 
 
 def describe(before: Any, after: Any, m: Move) -> str:
@@ -75,12 +73,8 @@ def describe(before: Any, after: Any, m: Move) -> str:
     return f"{' '.join(map(str, moved))} from t{m.source + 1} to t{m.target + 1}"
 
 
-class PlayMixin:
+class PlayMixin(TableBase):
     """Clicks on piles, drag and drop, undo/redo/restart and dealing (mixed into GameWidget)."""
-
-    game: Game
-    selection: Selection | None
-    marked: Move | None
 
     def _try(self, move: Move) -> bool:
         """Play a move if legal; otherwise explain why not. Returns whether it was played."""
@@ -172,36 +166,36 @@ class PlayMixin:
                       + (" or a foundation (or the same card again)." if depth == 1 else "."))
 
     @guarded
-    def drop(self, source: str, target: str) -> None:
+    def drop(self, source: Pile | str, target: Pile | str) -> None:
         """Drag and drop: move cards from pile ``source`` ('waste', 'f2', 't3:2' = two cards of t3) to ``target``.
 
         The same as clicking the source and then the target, so the same rules and messages apply.
         """
-        pile, index, count = _read_pile(source)
-        where, to, _ = _read_pile(target)
-        if (pile, index) == (where, to):
+        source, target = as_pile(source), as_pile(target)
+        if (source.kind, source.index) == (target.kind, target.index):  # dropped where it came from
             self.selection = None
+            self._say("Nothing moved: the cards were dropped back where they came from.")
             return
-        if pile == "stock":
+        if source.kind == "stock":
             raise ValueError("cards cannot be dragged from the stock: click it to draw")
-        self.selection = Selection(pile, index, count)
-        if where == "column":
-            self.click_column(to)
-        elif where == "foundation":
-            self.click_foundation(to)
+        self.selection = Selection(source.kind, source.index, source.count)
+        if target.kind == "column":
+            self.click_column(target.index)
+        elif target.kind == "foundation":
+            self.click_foundation(target.index)
         else:
             self.selection = None
-            self._say(f"Cards cannot be put on the {where}: drop them on a column or a foundation.", "error")
+            self._say(f"Cards cannot be put on the {target.kind}: drop them on a column or a foundation.", "error")
 
     @guarded
-    def double_click(self, source: str) -> None:
+    def double_click(self, source: Pile | str) -> None:
         """Send the top card of ``source`` ('waste' or 't3') to its foundation."""
-        pile, index, _ = _read_pile(source)
+        source = as_pile(source)
         self.selection = None
-        if pile == "waste":
+        if source.kind == "waste":
             self._try(Move(WASTE_TO_FOUNDATION))
-        elif pile == "column":
-            self._try(Move(COLUMN_TO_FOUNDATION, index))
+        elif source.kind == "column":
+            self._try(Move(COLUMN_TO_FOUNDATION, source.index))
         else:
             self._say("Double-click a card of the waste or a column to send it to a foundation.", "error")
 
@@ -288,15 +282,3 @@ class PlayMixin:
         self._end_replay()
         self._say(f"New deal: {game.variant.name}" + (f", seed {game.seed}." if game.seed is not None else "."))
 
-
-def _read_pile(name: str) -> tuple[str, int, int]:
-    """'t3:2' -> ('column', 2, 2); 'waste' -> ('waste', 0, 1); 'f1' -> ('foundation', 0, 1); 'stock'."""
-    text = str(name).strip().lower()
-    pile, _, count = text.partition(":")
-    if pile in ("stock", "s"):
-        return "stock", 0, 1
-    if pile in ("waste", "w"):
-        return "waste", 0, 1
-    if pile[:1] in ("t", "f") and pile[1:].isdigit() and int(pile[1:]) >= 1 and (not count or count.isdigit()):
-        return ("column" if pile[0] == "t" else "foundation"), int(pile[1:]) - 1, int(count or 1)
-    raise ValueError(f"cannot read the pile {name!r}: write stock, waste, f1, t3 or t3:2 (two cards of t3)")

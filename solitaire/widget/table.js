@@ -2,19 +2,40 @@
 //
 // Python owns the game. This module draws the synced `state` (plain data: counts for face-down cards,
 // card names for face-up ones) and sends back what the player did: {action: "click", pile: "t3", depth: 2},
-// {action: "drop", source: "t3:2", target: "t5"}, {action: "double_click", pile: "waste"}, button actions.
+// {action: "drop", source: "t3", depth: 2, target: "t5"}, {action: "double_click", pile: "waste"}, button actions.
+// Piles are named as Python names them: `state.piles` lists each pile's name, kind and index (never computed here).
 // Everything shown is set as text (textContent, attributes), never parsed as HTML.
 // States that arrive in a burst (a cell playing a whole solution) are drawn once per animation frame, so the
-// page's layout runs once per frame, not once per move; an action the kernel does not answer is reported.
+// page's layout runs once per frame, not once per move.
+// Each message carries a request id. The state names the request it answers and the request its message
+// answers, so the status line always shows an answer with its own action (data-request, data-action);
+// a request left unanswered for NO_ANSWER_MS is reported on the line under it, truthfully: the kernel is
+// busy (with an earlier action of this table, or something else such as a running cell), or it has no
+// model for this table any more (sending failed, or the kernel took the message and answered nothing).
 
 const SUITS = { "♣": ["clubs", "c"], "♦": ["diamonds", "d"], "♥": ["hearts", "h"], "♠": ["spades", "s"] };
 const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const COURTS = { J: "♝", Q: "♛", K: "♚" };
 const DOUBLE_CLICK_MS = 400;
 const AUTO_STEP_MS = 170;
-const NO_ANSWER_MS = 3000; // no state back by then: say so (a busy, restarted or absent kernel)
-const NO_ANSWER = "✗ Waiting for the kernel… It may be busy running a cell. If the kernel was restarted or the " +
-  "notebook was just opened, run this cell again to play.";
+const NO_ANSWER_MS = 3000; // a request unanswered by then is reported under the status line
+const LOST_AFTER_IDLE_MS = 1500; // the kernel went idle after taking a request: its answer would be here by then
+const NO_MODEL = "✗ The kernel has no model for this table (it was restarted, or the notebook was just opened): " +
+  "run this cell again to play.";
+const ACTION_WORDS = { click: "your click", drop: "your move", double_click: "your double-click",
+  deselect: "Escape", auto_step: "the next Auto-finish move", auto_stop: "Stop", new_game: "the new game" };
+const actionWords = (action) => ACTION_WORDS[action] || (action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, " "));
+// What a request kept waiting waits for: the first request still unanswered (the kernel answers in order).
+function waitingWords(first, late, place) {
+  const [now, then] = [actionWords(first.action), actionWords(late.action)];
+  if (!first.started) {
+    const which = first === late ? then : `${now}, then ${then},`;
+    return `Waiting for the kernel: it is busy (running a cell, perhaps) and takes ${which} when it is free.`;
+  }
+  if (first === late) return `The kernel is still working on ${now}…`;
+  return `Waiting for the kernel: it is still working on ${now}; ${then} ${place === 1 ? "comes next" : "waits its turn"}.`;
+}
+let views = 0; // request ids are unique across the views of a page: "view:count"
 
 function el(tag, className, props = {}) {
   const node = document.createElement(tag);
@@ -86,22 +107,22 @@ function columnSteps(column, ch, maxHeight) {
 // --- words for screen readers -----------------------------------------------------------------
 const cardsWord = (n) => (n === 1 ? "1 card" : `${n} cards`);
 
-function pileWords(state, name, cursor) {
-  if (name === "stock") {
+function pileWords(state, pile, cursor) {
+  if (pile.kind === "stock") {
     if (state.stock) return `stock: ${cardsWord(state.stock)}, press Enter to draw`;
     return state.recycle ? "stock: empty, press Enter to turn the waste over" : "stock: empty";
   }
-  if (name === "waste") {
+  if (pile.kind === "waste") {
     const top = state.waste.shown[state.waste.shown.length - 1];
     return top ? `waste: ${cardsWord(state.waste.count)}, top ${cardWords(top)}` : "waste: empty";
   }
-  if (name[0] === "f") {
-    const f = state.foundations[Number(name.slice(1)) - 1];
-    const where = `foundation ${name.slice(1)}`;
+  if (pile.kind === "foundation") {
+    const f = state.foundations[pile.index];
+    const where = `foundation ${pile.index + 1}`;
     return f.top ? `${where}: ${cardWords(f.top)}, ${cardsWord(f.count)}` : `${where}: empty, starts with ${state.variant.first_rank}`;
   }
-  const column = state.columns[Number(name.slice(1)) - 1];
-  const where = `column ${name.slice(1)}`;
+  const column = state.columns[pile.index];
+  const where = `column ${pile.index + 1}`;
   const down = column.hidden ? `${column.hidden} face-down card${column.hidden > 1 ? "s" : ""}` : "";
   if (!column.up.length) return down ? `${where}: ${down}` : `${where}: empty, ${state.variant.empty_rule}`;
   const up = column.up.slice().reverse().map(cardWords).join(" on ");
@@ -117,32 +138,32 @@ class Felt {
     this.topRow = el("div", "sol-row sol-top");
     this.columnsRow = el("div", "sol-row sol-columns");
     this.node.append(this.topRow, this.columnsRow);
-    this.piles = new Map();
+    this.piles = new Map(); // pile name -> its node
+    this.kinds = new Map(); // pile name -> {name, kind, index}, as the state names them
     this.cursor = {};
     this.layoutKey = "";
   }
 
   ensureLayout(state) {
-    const key = `${state.columns.length}/${state.foundations.length}/${state.variant.draw}`;
+    const key = `${state.piles.map((p) => p.name).join(",")}/${state.variant.draw}`;
     if (key === this.layoutKey) return;
     this.layoutKey = key;
     this.piles.clear();
+    this.kinds.clear();
     this.topRow.replaceChildren();
     this.columnsRow.replaceChildren();
-    const pile = (name, parent) => {
-      const node = el("div", `sol-pile sol-${name}`, { tabindex: "0", role: "button" });
-      node.dataset.pile = name;
-      const box = el("div", "sol-pile-box");
-      box.append(el("div", "sol-pile-label", { text: name, "aria-hidden": "true" }), node);
-      parent.append(box);
-      this.piles.set(name, node);
-    };
-    pile("stock", this.topRow);
-    pile("waste", this.topRow);
     const foundations = el("div", "sol-foundations");
-    state.foundations.forEach((_, i) => pile(`f${i + 1}`, foundations));
+    const parents = { stock: this.topRow, waste: this.topRow, foundation: foundations, column: this.columnsRow };
+    for (const pile of state.piles) {
+      const node = el("div", `sol-pile sol-${pile.name}`, { tabindex: "0", role: "button" });
+      node.dataset.pile = pile.name;
+      const box = el("div", "sol-pile-box");
+      box.append(el("div", "sol-pile-label", { text: pile.name, "aria-hidden": "true" }), node);
+      parents[pile.kind].append(box);
+      this.piles.set(pile.name, node);
+      this.kinds.set(pile.name, pile);
+    }
     this.topRow.append(el("div", "sol-spacer"), foundations);
-    state.columns.forEach((_, i) => pile(`t${i + 1}`, this.columnsRow));
     this.cursor = {};
   }
 
@@ -160,17 +181,24 @@ class Felt {
   draw(state) {
     this.ensureLayout(state);
     const { cw, ch } = this.sizes(state);
-    this.fill("stock", [state.stock ? this.stockCard(state.stock) :
-      slot(state.recycle ? "↻" : "", state.recycle ? "empty stock: turn the waste over" : "empty stock")]);
     const shown = state.waste.shown;
     const fan = Math.round(0.35 * cw);
-    this.piles.get("waste").style.width = `${cw + fan * Math.max(state.variant.draw - 1, 0)}px`;
-    this.fill("waste", shown.length ? shown.map((c, i) => place(cardFace(c), i * fan, 0, i === shown.length - 1 ? 1 : 0))
-      : [slot("", "empty waste")]);
-    state.foundations.forEach((f, i) => this.fill(`f${i + 1}`,
-      [f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation")]));
     let tallest = ch;
-    state.columns.forEach((column, i) => { tallest = Math.max(tallest, this.drawColumn(state, column, `t${i + 1}`, ch)); });
+    for (const pile of state.piles) {
+      if (pile.kind === "stock") {
+        this.fill(pile.name, [state.stock ? this.stockCard(state.stock) :
+          slot(state.recycle ? "↻" : "", state.recycle ? "empty stock: turn the waste over" : "empty stock")]);
+      } else if (pile.kind === "waste") {
+        this.piles.get(pile.name).style.width = `${cw + fan * Math.max(state.variant.draw - 1, 0)}px`;
+        this.fill(pile.name, shown.length ? shown.map((c, i) => place(cardFace(c), i * fan, 0, i === shown.length - 1 ? 1 : 0))
+          : [slot("", "empty waste")]);
+      } else if (pile.kind === "foundation") {
+        const f = state.foundations[pile.index];
+        this.fill(pile.name, [f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation")]);
+      } else {
+        tallest = Math.max(tallest, this.drawColumn(state, state.columns[pile.index], pile.name, ch));
+      }
+    }
     this.columnsRow.style.minHeight = `${tallest + 22}px`;
     for (const [name, node] of this.piles) this.markPile(name, node, state.marks[name]);
   }
@@ -199,13 +227,17 @@ class Felt {
     node.replaceChildren(...children);
     const cursor = Math.min(this.cursor[name] || 1, Math.max(this.faceUp(name), 1));
     this.cursor[name] = cursor;
-    node.setAttribute("aria-label", pileWords(this.view.state, name, cursor));
+    node.setAttribute("aria-label", pileWords(this.view.state, this.kinds.get(name), cursor));
     const target = node.querySelector(`[data-depth="${cursor}"]`);
-    if (target && name[0] === "t") target.classList.add("sol-cursor");
+    if (target && this.isColumn(name)) target.classList.add("sol-cursor");
+  }
+
+  isColumn(name) {
+    return this.kinds.get(name).kind === "column";
   }
 
   faceUp(name) {
-    return name[0] === "t" ? this.view.state.columns[Number(name.slice(1)) - 1].up.length : 1;
+    return this.isColumn(name) ? this.view.state.columns[this.kinds.get(name).index].up.length : 1;
   }
 
   moveCursor(name, depth) {
@@ -225,7 +257,7 @@ class Felt {
     for (const card of node.querySelectorAll(".sol-card[data-depth]")) {
       if (Number(card.dataset.depth) <= count) card.classList.add(`sol-${role}`);
     }
-    if (name === "stock" && node.firstChild) node.firstChild.classList.add(`sol-${role}`);
+    if (this.kinds.get(name).kind === "stock" && node.firstChild) node.firstChild.classList.add(`sol-${role}`);
   }
 
   positions() {
@@ -310,6 +342,8 @@ class Controls {
   buildPanels() {
     this.banner = el("div", "sol-banner", { role: "alert" });
     this.status = el("div", "sol-status", { role: "status", "aria-live": "polite" });
+    this.waiting = el("div", "sol-waiting", { role: "status", "aria-live": "polite" });
+    this.waiting.hidden = true;
     this.moves = el("div", "sol-moves");
     this.movesTitle = el("div", "sol-moves-title");
     this.moveList = el("ol", "sol-move-list", { "aria-label": "moves played" });
@@ -347,9 +381,13 @@ class Controls {
     this.view.send({ action: "new_game", variant: this.variantSelect.value, seed });
   }
 
-  noAnswer() {
-    this.status.textContent = NO_ANSWER;
-    this.status.className = "sol-status sol-error";
+  showWaiting(text, request, why) {
+    this.waiting.hidden = !text;
+    this.waiting.textContent = text;
+    this.waiting.className = `sol-waiting${why === "no-model" ? " sol-error" : ""}`;
+    this.waiting.dataset.request = request ? request.id : "";
+    this.waiting.dataset.action = request ? request.action : "";
+    this.waiting.dataset.why = why || "";
   }
 
   draw(state) {
@@ -372,6 +410,8 @@ class Controls {
     this.banner.hidden = !state.banner;
     this.status.textContent = ({ error: "✗ ", ok: "✓ " }[state.kind] || "") + state.message;
     this.status.className = `sol-status sol-${state.kind}`;
+    this.status.dataset.request = state.message_for ? state.message_for.id : ""; // whose answer this is
+    this.status.dataset.action = state.message_for ? state.message_for.action : "";
     this.drawMoves(state.moves);
     this.drawReplay(state.replay);
     this.legal.hidden = state.legal === null;
@@ -435,7 +475,7 @@ class Pointer {
 
   move(start, e) {
     if (!start.dragging) {
-      if (!start.card || start.pile === "stock" || Math.hypot(e.clientX - start.x, e.clientY - start.y) < 6) return;
+      if (!start.card || this.view.felt.kinds.get(start.pile).kind === "stock" || Math.hypot(e.clientX - start.x, e.clientY - start.y) < 6) return;
       start.dragging = true;
       start.ghost = this.ghost(start);
     }
@@ -476,8 +516,7 @@ class Pointer {
       for (const c of this.view.felt.node.querySelectorAll(".sol-lifted")) c.classList.remove("sol-lifted");
       const target = this.pileAt(e.clientX, e.clientY);
       if (target && target !== start.pileNode) {
-        const source = start.pile[0] === "t" ? `${start.pile}:${start.depth}` : start.pile;
-        this.view.send({ action: "drop", source, target: target.dataset.pile });
+        this.view.send({ action: "drop", source: start.pile, depth: start.depth, target: target.dataset.pile });
       }
       return;
     }
@@ -488,7 +527,8 @@ class Pointer {
     const now = performance.now();
     const again = this.lastClick.pile === pile && now - this.lastClick.time < DOUBLE_CLICK_MS;
     this.lastClick = again ? { pile: "", time: 0 } : { pile, time: now };
-    if (again && depth === 1 && (pile === "waste" || pile[0] === "t")) this.view.send({ action: "double_click", pile });
+    const kind = this.view.felt.kinds.get(pile).kind;
+    if (again && depth === 1 && (kind === "waste" || kind === "column")) this.view.send({ action: "double_click", pile });
     else this.view.send({ action: "click", pile, depth });
   }
 }
@@ -517,7 +557,7 @@ class Keys {
     else if (key === "f") {
       const selected = Object.values(state.marks).some((m) => m[1] === "selected");
       send(selected ? { action: "to_foundation" } : { action: "double_click", pile: name });
-    } else if (LETTERS[key] === "draw") send({ action: "click", pile: "stock" });
+    } else if (LETTERS[key] === "draw") send({ action: "click", pile: state.piles.find((p) => p.kind === "stock").name });
     else if (LETTERS[key]) send({ action: LETTERS[key] === "auto_finish" && state.auto ? "auto_stop" : LETTERS[key] });
     else return;
     e.preventDefault();
@@ -530,9 +570,9 @@ class Keys {
 
   upDown(name, step) {
     const names = [...this.felt.piles.keys()];
-    const columns = names.filter((n) => n[0] === "t");
-    const top = names.filter((n) => n[0] !== "t");
-    if (name[0] !== "t") {
+    const columns = names.filter((n) => this.felt.isColumn(n));
+    const top = names.filter((n) => !this.felt.isColumn(n));
+    if (!this.felt.isColumn(name)) {
       if (step < 0) this.felt.piles.get(columns[Math.min(top.indexOf(name), columns.length - 1)]).focus();
       return;
     }
@@ -552,16 +592,57 @@ class TableView {
     this.felt = new Felt(this);
     this.controls = new Controls(this);
     const c = this.controls;
-    root.append(c.header, this.felt.node, c.actions, c.banner, c.status, c.replayBar, c.moves, c.legal, c.text);
+    root.append(c.header, this.felt.node, c.actions, c.banner, c.status, c.waiting, c.replayBar, c.moves, c.legal, c.text);
     this.pointer = new Pointer(this);
     this.keys = new Keys(this);
+    this.name = `v${++views}`;
+    this.sent = 0;
+    this.pending = new Map(); // request id -> {id, action, sentAt, started, idleAt, lost}, oldest first
   }
 
   send(message) {
-    this.sentAt = performance.now();
-    clearTimeout(this.noAnswerTimer);
-    this.noAnswerTimer = setTimeout(() => this.controls.noAnswer(), NO_ANSWER_MS);
-    this.model.send(message);
+    const request = { id: `${this.name}:${++this.sent}`, action: message.action, sentAt: performance.now(),
+      started: false, idleAt: null, lost: false };
+    this.sentAt = request.sentAt;
+    this.pending.set(request.id, request);
+    const status = (msg) => { // the kernel's busy/idle for this very message
+      if (msg.content.execution_state === "busy") request.started = true;
+      if (msg.content.execution_state === "idle") request.idleAt = performance.now();
+    };
+    try {
+      this.model.send({ ...message, request: request.id }, { iopub: { status } });
+    } catch (error) { // no comm to send on: the kernel side of this table is gone
+      request.lost = true;
+    }
+    if (!this.waitTimer) this.waitTimer = setInterval(() => this.checkWaiting(), 250);
+    this.checkWaiting();
+  }
+
+  answered(state) {
+    // every state is read here (drawing skips states of a burst): it answers a request, or still works on it
+    const id = state.request && state.request.id;
+    if (!id || !this.pending.has(id)) return;
+    if (state.busy) this.pending.get(id).started = true;
+    else this.pending.delete(id); // every request gets its own answer, even one the kernel took on another thread
+    this.checkWaiting();
+  }
+
+  checkWaiting() {
+    const now = performance.now();
+    for (const r of this.pending.values()) {
+      if (!r.lost && r.idleAt !== null && now - r.idleAt > LOST_AFTER_IDLE_MS) r.lost = true;
+    }
+    const requests = [...this.pending.values()]; // oldest first: the kernel takes them in this order
+    const lost = requests.find((r) => r.lost);
+    const late = requests.filter((r) => now - r.sentAt >= NO_ANSWER_MS).pop(); // the newest one kept waiting
+    const first = requests[0];
+    if (lost) this.controls.showWaiting(NO_MODEL, lost, "no-model");
+    else if (!late) this.controls.showWaiting("", null, "");
+    else this.controls.showWaiting(waitingWords(first, late, requests.indexOf(late)), late, first.started ? "working" : "busy");
+    if (!this.pending.size) {
+      clearInterval(this.waitTimer);
+      this.waitTimer = 0;
+    }
   }
 
   update(state) {
@@ -575,7 +656,6 @@ class TableView {
     this.root.dataset.seq = String(state.seq);
     this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
     if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
-    clearTimeout(this.noAnswerTimer);
     if (state.auto) {
       clearTimeout(this.autoTimer);
       this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
@@ -592,6 +672,7 @@ export default {
     const view = new TableView(model, root);
     let frame = 0; // states that arrive in one burst (a cell playing 200 moves) are drawn once per frame
     const draw = () => {
+      view.answered(model.get("state"));
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; view.update(model.get("state")); });
     };
     model.on("change:state", draw);
@@ -607,7 +688,7 @@ export default {
     return () => {
       resize.disconnect();
       clearTimeout(view.autoTimer);
-      clearTimeout(view.noAnswerTimer);
+      clearInterval(view.waitTimer);
       cancelAnimationFrame(frame);
       model.off("change:state", draw);
     };

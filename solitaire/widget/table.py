@@ -2,19 +2,27 @@
 
 Python keeps the game; the browser (``table.js`` + ``table.css``, shipped beside this file, no build step)
 draws it from the synced ``state`` trait and sends back what the player did as small messages
-(``{"action": "click", "pile": "t3", "depth": 2}``, ``{"action": "drop", ...}``). Each action ends with one
+(``{"action": "click", "pile": "t3", "depth": 2}``, ``{"action": "drop", ...}``), naming the piles by the
+names the state gives them (``state["piles"]``). Each action ends with one
 state update, so one move is one message. A saved notebook also carries an SVG picture of the table.
+
+Each message from the browser carries a request id (``"request": "v1:7"``); the state sent while answering
+it names it (``state["request"]``, ``state["busy"]`` while the action still runs), and the status line names
+the request whose answer it is (``state["message_for"]``: its id and action), so the front end can always
+tell which answer it shows and which requests still wait.
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
 
+from ..cards import quote
 from ..game import Game
-from ..moves import Move
+from ..moves import Move, parse_pile
 from ..render import svg, text_diagram
 from .aids import AidsMixin
 from .play import PlayMixin, Selection, guarded
@@ -53,6 +61,9 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self.show_legal = self.show_text = False
         self._auto: dict | None = None
         self._depth = self._seq = 0
+        self._actions_lock = threading.RLock()  # one action at a time: comms may arrive on a kernel subshell thread
+        self._request: dict[str, str] | None = None  # the front end's request being answered: its id and action
+        self._message_for: dict[str, str] | None = None  # the request the status line answers (None: from code)
         self._say(f"{self.game.variant.name}: drag a card onto a pile, or click it and then the pile; "
                   "click the stock to draw.")
         super().__init__(state=table_state(self), theme=theme, four_colour=four_colour, **kwargs)
@@ -66,23 +77,36 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
             self.state = table_state(self)
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not reach the notebook
             self._say(f"Could not draw the table: {type(exc).__name__}: {exc}", "error")
-            self.state = {**self.state, "seq": self._seq, "message": self.message, "kind": "error"}
+            self.state = {**self.state, "seq": self._seq, "message": self.message, "kind": "error",
+                          "request": self._request, "busy": self._depth > 0, "message_for": self._message_for}
 
     def _say(self, text: str, kind: str = "info") -> None:
-        """Write the status line ('info', 'ok' or 'error')."""
-        self.message, self.message_kind = text, kind
+        """Write the status line ('info', 'ok' or 'error'), as the answer to the request being answered."""
+        self.message, self.message_kind, self._message_for = text, kind, self._request
 
     def _on_front_end(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """Run one action the player made in the browser; anything malformed is explained, never raised."""
-        if not isinstance(content, dict) or not isinstance(content.get("action"), str):
-            return self._refuse(f"the table sent a message it cannot read: {content!r}")
-        action, handler = content["action"], FRONT_END_ACTIONS.get(content["action"])
-        if handler is None:
-            return self._refuse(f"unknown table action {action!r}")
+        """Run one action the player made in the browser; anything malformed is explained, never raised.
+
+        Actions run one at a time: a kernel with subshells (ipykernel 7 under JupyterLab) may hand a message
+        to another thread while an earlier one (Win chance) still runs; it waits for it here.
+        """
+        with self._actions_lock:
+            self._answer(content)
+
+    def _answer(self, content: Any) -> None:
+        self._request = _request(content)
         try:
-            handler(self, content)
-        except (KeyError, TypeError, ValueError) as exc:
-            self._refuse(f"bad {action} message {content!r}: {exc}")
+            if not isinstance(content, dict) or not isinstance(content.get("action"), str):
+                return self._refuse(f"the table sent a message it cannot read: {quote(content)}")
+            action, handler = content["action"], FRONT_END_ACTIONS.get(content["action"])
+            if handler is None:
+                return self._refuse(f"unknown table action {quote(action)}")
+            try:
+                handler(self, content)
+            except (KeyError, TypeError, ValueError) as exc:
+                self._refuse(f"bad {action} message {quote(content, 200)}: {exc}")
+        finally:
+            self._request = None
         return None
 
     @guarded
@@ -90,19 +114,18 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self._say(f"Something went wrong: {why}", "error")
 
     @guarded
-    def click(self, pile: str, depth: int = 1) -> None:
-        """Click a pile by name: 'stock', 'waste', 'f2', 't3' (``depth`` = which card of a column)."""
-        name = str(pile).lower()
-        if name == "stock":
+    def click(self, pile: str, depth: int | None = None) -> None:
+        """Click a pile by name: 'stock', 'waste', 'f2', 't3', 't3:2' (``depth`` = which card of a column,
+        by default the one the name gives: the top card of 't3', the second of 't3:2')."""
+        where = parse_pile(pile)
+        if where.kind == "stock":
             self.click_stock()
-        elif name == "waste":
+        elif where.kind == "waste":
             self.click_waste()
-        elif name[:1] == "f" and name[1:].isdigit():
-            self.click_foundation(int(name[1:]) - 1)
-        elif name[:1] == "t" and name[1:].isdigit():
-            self.click_column(int(name[1:]) - 1, int(depth))
+        elif where.kind == "foundation":
+            self.click_foundation(where.index)
         else:
-            raise ValueError(f"cannot read the pile {pile!r}: write stock, waste, f1 or t3")
+            self.click_column(where.index, where.count if depth is None else int(depth))
 
     # --- panels and options -------------------------------------------------------------------
     @guarded
@@ -112,12 +135,12 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     @guarded
     def show_legal_moves(self, show: bool = True) -> None:
         """Show (or hide) the list of every legal move under the table."""
-        self.show_legal = bool(show)
+        self.show_legal = bool(show)  # the list is the answer: the status line keeps the last action's answer
 
     @guarded
     def show_position_text(self, show: bool = True) -> None:
         """Show (or hide) the position in the kit's notation (face-down cards too: a teacher's view)."""
-        self.show_text = bool(show)
+        self.show_text = bool(show)  # the text is the answer: the status line keeps the last action's answer
 
     def position_text(self) -> str:
         try:
@@ -129,7 +152,7 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     def svg(self) -> str:
         """The table as an SVG picture, with the selection or the marked move highlighted."""
         p = self.game.position
-        names = [f"{k}:{m.cards}" if k.startswith("t") else k for k, m in marks(p, None, self.selection).items()]
+        names = [str(parse_pile(name)._replace(count=m.cards)) for name, m in marks(p, None, self.selection).items()]
         return svg(p, highlight=self.marked if self.marked is not None else names or None)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict] | None:
@@ -145,6 +168,16 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         return f"<card table: {self.game.variant.name}, {origin}, {len(self.game.moves)} moves>"
 
 
+def _request(content: Any) -> dict[str, str] | None:
+    """The request a front-end message names ({"id", "action"}), or None (a message without a readable id)."""
+    if not isinstance(content, dict):
+        return None
+    rid, action = content.get("request"), content.get("action")
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or len(str(rid)) > 64:
+        return None
+    return {"id": str(rid), "action": action if isinstance(action, str) and len(action) <= 40 else "?"}
+
+
 def _whole(value: Any) -> int:
     """A seed typed in the browser: a whole number, or a clear error."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not str(value).strip().isdigit():
@@ -153,12 +186,20 @@ def _whole(value: Any) -> int:
 
 
 def _click(w: GameWidget, c: dict) -> None:
-    w.click(str(c["pile"]), int(c.get("depth", 1)))
+    w.click(str(c["pile"]), None if c.get("depth") is None else int(c["depth"]))
+
+
+def _drop(w: GameWidget, c: dict) -> None:
+    """A drop names its source pile and, for a column, how many of its cards (``depth``) were dragged."""
+    source = parse_pile(str(c["source"]))
+    if source.kind == "column" and "depth" in c:
+        source = source._replace(count=int(c["depth"]))
+    w.drop(source, str(c["target"]))
 
 
 FRONT_END_ACTIONS = {
     "click": _click,
-    "drop": lambda w, c: w.drop(str(c["source"]), str(c["target"])),
+    "drop": _drop,
     "double_click": lambda w, c: w.double_click(str(c["pile"])),
     "deselect": lambda w, c: w.deselect(),
     "to_foundation": lambda w, c: w.to_foundation(),

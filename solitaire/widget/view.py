@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..endgame import WON
-from ..moves import RECYCLE, Move
+from ..moves import RECYCLE, Move, Pile
 from ..render import Highlight, highlights
 from ..variants import VARIANTS
 
@@ -19,10 +19,16 @@ def marks(position: Any, marked: Move | None, selection: Any) -> dict[str, Highl
     """Pile name -> highlight: the marked move (source/target) and the selection ('selected')."""
     out = dict(highlights(position, marked)) if marked is not None else {}
     if selection is not None:
-        name = {"waste": "waste", "column": f"t{selection.index + 1}",
-                "foundation": f"f{selection.index + 1}"}[selection.pile]
-        out[name] = Highlight(selection.count, "selected")
+        out[str(Pile(selection.pile, selection.index))] = Highlight(selection.count, "selected")
     return out
+
+
+def piles_state(position: Any) -> list[dict[str, Any]]:
+    """Every pile in table order with its name, kind and index: the front end is told the names."""
+    piles = [Pile("stock"), Pile("waste")]
+    piles += [Pile("foundation", i) for i in range(len(position.foundations))]
+    piles += [Pile("column", i) for i in range(len(position.columns))]
+    return [{"name": str(pile), "kind": pile.kind, "index": pile.index} for pile in piles]
 
 
 def variant_state(variant: Any) -> dict[str, Any]:
@@ -44,6 +50,7 @@ def table_state(table: Any) -> dict[str, Any]:
         "variant": variant_state(p.variant),
         "variants": [[key, v.name] for key, v in VARIANTS.items()],
         "seed": g.seed,
+        "piles": piles_state(p),
         "stock": len(p.stock),
         "recycle": not p.stock and Move(RECYCLE) in g.legal_moves(),
         "waste": {"count": len(p.waste), "shown": [str(c) for c in p.waste[-shown:]]},
@@ -52,6 +59,9 @@ def table_state(table: Any) -> dict[str, Any]:
         "marks": {name: [m.cards, m.role] for name, m in marks(p, table.marked, table.selection).items()},
         "message": table.message,
         "kind": table.message_kind,
+        "request": table._request,  # the front end's request this state answers ({"id", "action"}; None: code)
+        "busy": table._depth > 0,  # sent while that request still runs (Win chance says it is estimating)
+        "message_for": table._message_for,  # the request the message answers
         "over": None if reason is None else "won" if reason == WON else "lost",
         "banner": banner(g, reason, len(moves)),
         "moves": {"total": len(moves), "first": max(len(moves) - MOVE_LIST, 0) + 1,
