@@ -99,7 +99,7 @@ def played_out(df: pd.DataFrame) -> pd.Series:
     (the solver does not play those, so their ``on_foundations`` is the deal's, not an end's)."""
     if "outcome" not in df.columns:
         return pd.Series(True, index=df.index)
-    return (df["outcome"] != "unknown") & ~((df["strategy"] == "solver") & (df["outcome"] != "won"))
+    return (df["outcome"] != Outcome.UNKNOWN) & ~((df["strategy"] == "solver") & (df["outcome"] != Outcome.WON))
 
 
 @_projector

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 from helpers import uncover_first
+from test_lesson_engine import CASES as ENGINE_CASES
+from test_lesson_stats import CASES as STATS_CASES
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Card, Game, deal, legal_moves, solve
-from solitaire.lessons import lesson05
-from solitaire.lessons import EXERCISES, check, question
+from solitaire.endgame import Outcome
+from solitaire.lessons import EXERCISES, check, lesson05, question
 from solitaire.lessons.lesson04 import PYSOL_DEAL, PYSOL_LAYOUT
 from solitaire.moves import rules
 from solitaire.state import shuffled_deck
@@ -104,27 +106,6 @@ def test_fits(capsys: pytest.CaptureFixture) -> None:
     assert not ok and "Italian" in out  # right for Klondike's order, wrong for A K Q J ... 7
 
 
-def test_stock_through(capsys: pytest.CaptureFixture) -> None:
-    assert feedback(capsys, "02.stock_through", 24)[0]
-    assert not feedback(capsys, "02.stock_through", 23)[0]
-
-
-def test_illegal_reason(capsys: pytest.CaptureFixture) -> None:
-    p = deal(KLONDIKE, 7)
-    legal = set(legal_moves(p))
-    candidates = [f"t{s}>t{d}" for s in range(1, 8) for d in range(1, 8) if s != d]
-    game = Game("klondike", 7)
-    wrong_rank = next(m for m in candidates if "cannot go on" in (game.explain(m) or ""))
-    assert feedback(capsys, "02.illegal_reason", wrong_rank)[0]
-    if legal:
-        ok, out = feedback(capsys, "02.illegal_reason", str(next(iter(legal))))
-        assert not ok and "is legal" in out
-    ok, out = feedback(capsys, "02.illegal_reason", "t9>t1")
-    assert not ok and "another reason" in out
-    ok, out = feedback(capsys, "02.illegal_reason", "t1 to t2")
-    assert not ok and "cannot read a move" in out
-
-
 def test_differences(capsys: pytest.CaptureFixture) -> None:
     assert feedback(capsys, "03.differences", set(SOLIJOY.changes_from(KLONDIKE)))[0]
     ok, out = feedback(capsys, "03.differences", {"decks", "draw"})
@@ -152,13 +133,6 @@ def test_vera_francese_that_defeats_itself_is_refused(capsys: pytest.CaptureFixt
     right = dataclasses.replace(old, columns_follow_foundation_order=False)
     assert {c.rank_name for c in rules(old).parents[Card("7♥")]} == {"A"}  # the old reading: a 7 on an Ace
     assert {c.rank_name for c in rules(right).parents[Card("Q♥")]} == {"K"}  # now a Queen goes on a King
-
-
-def test_stock_sizes(capsys: pytest.CaptureFixture) -> None:
-    sizes = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
-    assert feedback(capsys, "03.stock_sizes", sizes)[0]
-    ok, out = feedback(capsys, "03.stock_sizes", {**sizes, "italian": 4 if sizes["italian"] != 4 else 3})
-    assert not ok and "italian" in out
 
 
 def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
@@ -203,11 +177,12 @@ def test_a_won_game_counts_only_for_the_deal_that_was_asked(capsys: pytest.Captu
 
 def test_a_card_table_counts_as_the_game_played_on_it(capsys: pytest.CaptureFixture, won_games) -> None:
     """A student who passes the table (`challenge`) rather than `challenge.game` played the same moves."""
-    table = Game.from_pysol(PYSOL_LAYOUT).widget()
+    from solitaire.widget import GameWidget
+    table = GameWidget(Game.from_pysol(PYSOL_LAYOUT))
     for move in won_games["pysol"].moves:
         table.play_move(move)
     assert feedback(capsys, "04.win", table)[0] and feedback(capsys, "04.four_aces", table)[0]
-    ok, out = feedback(capsys, "04.win", Game.from_pysol(PYSOL_LAYOUT).widget())
+    ok, out = feedback(capsys, "04.win", GameWidget(Game.from_pysol(PYSOL_LAYOUT)))
     assert not ok and "0 of 52 cards are home" in out
 
 
@@ -416,7 +391,7 @@ def _aces(game: Game) -> int:
 
 def _greedy_count(variant, seeds) -> int:
     from solitaire.strategies import play_game
-    return sum(play_game(variant, s, "greedy").outcome == "won" for s in seeds)
+    return sum(play_game(variant, s, "greedy").outcome == Outcome.WON for s in seeds)
 
 
 def _smallest_deals_for_2_points() -> int:
@@ -435,13 +410,9 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
 
     italian = shuffled_deck(ITALIAN, 2024)
     opening = [str(m) for m in legal_moves(deal(KLONDIKE, 7))]
-    start7 = Game("klondike", 7)
-    pairs = [f"t{s}>t{d}" for s in range(1, 8) for d in range(1, 8) if s != d]
-    wrong_rank = next(m for m in pairs if "cannot go on" in (start7.explain(m) or ""))
     changes = set(SOLIJOY.changes_from(KLONDIKE))
     vera = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
                                empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
-    sizes = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
     pysol_line = solve(Game.from_pysol(PYSOL_LAYOUT), max_seconds=None, max_nodes=100_000).moves
     won_pysol, won_2 = _won(Game.from_pysol(PYSOL_LAYOUT)), _won(Game("klondike", 2))
     won_10 = _won(Game("klondike", 10))
@@ -466,16 +437,10 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                     [lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1,  # Klondike's order everywhere
                      lambda c, u, v: any(x.rank_name == u.rank_name for x in rules(v).parents[c]),  # no colours
                      lambda c, u, v: u in rules(KLONDIKE).parents.get(c, ())], 42),
-        "02.stock_through": (len(deal(KLONDIKE, 1).stock) // KLONDIKE.draw,
-                             [len(deal(KLONDIKE, 1).stock) // 3, len(deal(KLONDIKE, 1).stock) - 1,
-                              len(deal(KLONDIKE, 1).stock) + 1], "until empty"),
-        "02.illegal_reason": (wrong_rank, [opening[0], "t9>t1", "t1>f"], 42),
         "03.differences": (changes, [changes - {"decks"}, changes | {"draw"}, {"decks"}], 42),
         "03.vera_francese": (vera, [ITALIAN, dataclasses.replace(vera, passes=None),
                                     dataclasses.replace(vera, columns_follow_foundation_order=True),
                                     dataclasses.replace(vera, auto_flip=not ITALIAN.auto_flip)], "vera francese"),
-        "03.stock_sizes": (sizes, [{k: v.deck_size for k, v in VARIANTS.items()}, {k: 24 for k in sizes},
-                                   {v.name: sizes[k] for k, v in VARIANTS.items()}], [24, 59, 3]),
         "04.four_aces": (four_aces, [three_aces, Game.from_pysol(PYSOL_LAYOUT), won_2], "four aces"),
         "04.win": (won_pysol, [four_aces, won_10, Game.from_pysol(PYSOL_LAYOUT)], None),
         "05.replay": (won_2, [Game("klondike", 2), won_10, line_2,
@@ -498,26 +463,15 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     }
 
 
-# Only checks that are registered: another helper's branch moves or drops some of lessons 03 and 06 (06.interval,
-# 06.draw3_rate become 06.wilson and 06b.draw3_rate there), and the lead joins every helper's CASES.
-CASES = {name: case for name, case in _cases().items() if name in EXERCISES}
-
-# Plausible wrong answers that a check of lessons 06 and 08 (another helper's modules) accepts on this branch:
-# reported to the lead; each xfails here until that check is fixed (the stats helper's 06 refuses them).
-ACCEPTED_BUT_WRONG = {("06.deals_needed", 6000): "an interval 0.0202 wide is accepted ('a hair short')",
-                      ("06.deals_needed", 10**9): "a billion deals is accepted ('fewer would do')"}
-# Right numbers that a check of lesson 06 refuses as numpy numbers (it tests isinstance(x, (int, float))).
-NUMPY_REFUSED = {("06.deals_needed", kind) for kind in ("int64", "pandas sum", "0-d array", "pandas cell")}
-
-EXISTING = {"01.red_cards", "01.same_colour", "01.first_card", "02.opening_moves", "02.fits", "02.stock_through",
-            "02.illegal_reason", "03.differences", "03.vera_francese", "03.stock_sizes", "04.four_aces", "04.win",
-            "05.replay", "05.strategy", "05.greedy_wins", "06.interval", "06.draw3_rate", "06.deals_needed",
-            "07.dfs", "07.reachable", "07.safe", "08.chance_by_hand", "08.disagree"}
+CASES = {name: case for name, case in _cases().items() if name in EXERCISES}  # (06 and 08 also in their files)
+# Every lesson's cases: this file's, lesson 02b's (test_lesson_engine) and lessons 06, 06b's (test_lesson_stats).
+EVERY_CASE = {**ENGINE_CASES, **STATS_CASES, **CASES}
 
 
-def test_every_existing_check_has_its_cases() -> None:
-    assert EXISTING & set(EXERCISES) <= set(CASES) <= set(EXERCISES)
-    assert all(len(wrong) >= 2 for _, wrong, _ in CASES.values())
+def test_every_check_has_its_cases() -> None:
+    """Each registered check is tried with its right answer, at least two plausible wrong ones and nonsense."""
+    assert set(EVERY_CASE) == set(EXERCISES)
+    assert all(len(wrong) >= 2 for _, wrong, _ in EVERY_CASE.values())
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -531,10 +485,7 @@ def _refusals() -> list:
     for name, (_, wrong, nonsense) in sorted(CASES.items()):
         for i, answer in enumerate([*wrong, nonsense]):
             label = f"{name}-nonsense" if i == len(wrong) else f"{name}-wrong{i + 1}"
-            known = next((why for (n, a), why in ACCEPTED_BUT_WRONG.items()
-                          if n == name and type(a) is type(answer) and a == answer), None)
-            marks = [pytest.mark.xfail(reason=f"reported: {known}", strict=False)] if known else []
-            out.append(pytest.param(name, answer, id=label, marks=marks))
+            out.append(pytest.param(name, answer, id=label))
     return out
 
 
@@ -552,17 +503,15 @@ def _as_numpy(kind: str, x: float):
             "pandas cell": pd.DataFrame({"a": [x]})["a"].iloc[0]}[kind]
 
 
-NUMBERS = [name for name, (right, _, _) in sorted(CASES.items())
+NUMBERS = [name for name, (right, _, _) in sorted(EVERY_CASE.items())
            if type(right) in (int, float)]  # (a Card is an int too, but not a number asked for)
 
 
 @pytest.mark.parametrize("kind", ["int64", "float64", "pandas sum", "0-d array", "pandas cell"])
 @pytest.mark.parametrize("name", NUMBERS)
-def test_a_right_number_passes_as_a_numpy_or_pandas_number(name: str, kind: str, capsys: pytest.CaptureFixture,
-                                                            request: pytest.FixtureRequest) -> None:
-    if (name, kind) in NUMPY_REFUSED:
-        request.applymarker(pytest.mark.xfail(reason="reported: lesson 06's check refuses numpy numbers", strict=False))
-    ok, out = feedback(capsys, name, _as_numpy(kind, CASES[name][0]))
+def test_a_right_number_passes_as_a_numpy_or_pandas_number(name: str, kind: str,
+                                                            capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, _as_numpy(kind, EVERY_CASE[name][0]))
     assert ok, out
 
 

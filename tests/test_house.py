@@ -65,7 +65,7 @@ def test_the_solver_takes_rank_names_and_suits_from_the_core():
 
 # --- outcomes are a type (issue 23, item 1) ----------------------------------------------------------
 WORDS = {o.value for o in Outcome}
-NOT_YET_CONVERTED = {"lessons", "widget"}  # edited by other hands; the lead converts them
+NOT_YET_CONVERTED: set[str] = set()  # every part of the package names its outcomes
 
 
 def bare_words(node: ast.AST) -> list[str]:

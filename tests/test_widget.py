@@ -88,6 +88,8 @@ def test_play_and_game_widget_make_the_same_table():
     w = solitaire.play("klondike", seed=1)
     assert isinstance(w, GameWidget) and w.game.seed == 1
     assert isinstance(GameWidget(Game("italian", seed=2)), GameWidget)
+    game = Game("italian", seed=2)
+    assert solitaire.play(game).game is game  # a game already made is played on, not copied
     assert_table_matches_game(w)
     assert len(w.state["columns"]) == 7 and len(w.state["foundations"]) == 4
     no_hidden_card_is_sent(w)

@@ -4,8 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..state import deal
-from ..variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Variant
+from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
 from .checks import Verdict, NotAnswered, exercise, texts, same_set
 
 
@@ -40,15 +39,3 @@ def _vera_francese(v: Any) -> Verdict:
         return Verdict(False, f"the four rules are right, but you also changed {', '.join(changed)} from ITALIAN.")
     return Verdict(True, "ranks, column direction, empty columns and passes are right, and every other rule is "
                          "ITALIAN's.")
-
-
-@exercise("03.stock_sizes", "How many cards are left in the stock after dealing seed 0 of each variant? "
-                            "(a dict keyed by variant key)")
-def _stock_sizes(answer: Any) -> Verdict:
-    if not isinstance(answer, dict):
-        raise NotAnswered(f"expected a dict such as {{'klondike': ..., ...}}, got {type(answer).__name__}")
-    want = {k: len(deal(v, 0).stock) for k, v in VARIANTS.items()}
-    wrong = [f"{k}: you have {answer.get(k)!r}" for k in want if answer.get(k) != want[k]]
-    if wrong:
-        return Verdict(False, "some counts are off — " + "; ".join(wrong) + ".")
-    return Verdict(True, ", ".join(f"{k} {n}" for k, n in want.items()) + ".")

@@ -5,6 +5,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..endgame import Outcome
 from ..moves import Move
 from ..state import deal
 from ..variants import KLONDIKE
@@ -26,7 +27,7 @@ STRATEGY_DEALS = range(50)
 @functools.lru_cache(maxsize=None)
 def _wins(strategy: str, max_moves: int = 1500) -> int:
     from ..strategies import play_game
-    return sum(play_game("klondike", seed, strategy, max_moves=max_moves).outcome == "won" for seed in STRATEGY_DEALS)
+    return sum(play_game("klondike", seed, strategy, max_moves=max_moves).outcome == Outcome.WON for seed in STRATEGY_DEALS)
 
 
 @exercise("05.strategy", "Write a strategy that wins more Klondike deals than random play: an object with a name and "
@@ -54,8 +55,8 @@ def _strategy(answer: Any) -> Verdict:
             raise NotAnswered("your strategy's choose still has no body") from None
         except Exception as e:
             return Verdict(False, f"on Klondike deal {seed} your strategy failed: {type(e).__name__}: {e}")
-    wins = sum(r.outcome == "won" for r in records)
-    stuck = sum(r.outcome == "move limit" for r in records)
+    wins = sum(r.outcome == Outcome.WON for r in records)
+    stuck = sum(r.outcome == Outcome.MOVE_LIMIT for r in records)
     random_wins, greedy_wins = _wins("random"), _wins("greedy")
     deals = f"Klondike deals {STRATEGY_DEALS.start}-{STRATEGY_DEALS.stop - 1}"
     score = f"on {deals} your strategy won {wins}, random {random_wins}, greedy {greedy_wins}"
@@ -94,4 +95,4 @@ def _greedy_wins(answer: Any) -> Verdict:
 @functools.lru_cache(maxsize=None)
 def _greedy_wins_20_39() -> int:
     from ..strategies import play_game
-    return sum(play_game("klondike", seed, "greedy").outcome == "won" for seed in range(20, 40))
+    return sum(play_game("klondike", seed, "greedy").outcome == Outcome.WON for seed in range(20, 40))

@@ -3,20 +3,14 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 from typing import Any
 
-from .checks import NotAnswered, Verdict, call_student, exercise
+from .checks import NotAnswered, Verdict, as_number, call_student, exercise
 
 # The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
 WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
                 for k in sorted({0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n}) if 0 <= k <= n]
 DEALS_TOLERANCE = 0.01  # an answer may exceed the smallest number of deals by this share
-
-
-def _real(x: Any) -> bool:
-    """A real number of any numeric type (int, float, numpy, pandas), but not a bool."""
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
 def _wald(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -69,7 +63,8 @@ def fewest_deals_at_80(width: float = 0.02) -> int:
 @exercise("06.deals_needed", "About how many deals does it take for a 95% Wilson interval around a win rate of "
                              "80% to be at most 2 percentage points wide (±1 point)? Give the smallest number.")
 def _deals_needed(answer: Any) -> Verdict:
-    if not _real(answer) or not math.isfinite(answer):
+    answer = as_number(answer)
+    if answer is None or not math.isfinite(answer):
         raise NotAnswered(f"expected a number of deals, got {answer!r}")
     if answer < 1:
         return Verdict(False, f"{answer!r} is not a number of deals: give a whole number of deals, at least 1.")

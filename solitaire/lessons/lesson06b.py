@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from typing import Any
 
+from ..endgame import Outcome
 from ..variants import KLONDIKE
-from .checks import NotAnswered, Verdict, exercise, number_verdict
+from .checks import NotAnswered, Verdict, as_number, exercise, number_verdict
 
 # The sign test exercise: Klondike (draw 1), deals 0-299, the expert against greedy (lesson 06b's table).
 SIGN_TEST_COUNTS = (51, 36)  # deals won by the expert only, by greedy only
@@ -29,14 +29,11 @@ def sign_test(a: int, b: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def _real(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-
 @exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: the expert alone wins 51 deals and greedy alone 36. "
                            "Give the two-sided sign test's p-value.")
 def _sign_test(answer: Any) -> Verdict:
-    if not _real(answer) or not math.isfinite(answer):
+    answer = as_number(answer)
+    if answer is None or not math.isfinite(answer):
         raise NotAnswered(f"expected a p-value (a number between 0 and 1), got {answer!r}")
     a, b = SIGN_TEST_COUNTS
     want, m = sign_test(a, b), a + b
@@ -61,9 +58,7 @@ def _sign_test(answer: Any) -> Verdict:
 def _draw3_rate(answer: Any) -> Verdict:
     from ..strategies import play_game
     draw3 = dataclasses.replace(KLONDIKE, name="Klondike draw 3", draw=3)
-    wins = sum(play_game(draw3, seed, "greedy").outcome == "won" for seed in range(100))
-    if _real(answer) and answer == wins and wins > 1:
+    wins = sum(play_game(draw3, seed, "greedy").outcome == Outcome.WON for seed in range(100))
+    if as_number(answer) == wins and wins > 1:
         return Verdict(False, f"{answer} is the number of wins; give the share, wins / 100.")
-    if _real(answer):
-        answer = float(answer)
     return number_verdict(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99", tolerance=0.0005)

@@ -5,6 +5,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..endgame import Outcome
 from ..moves import apply, is_won, legal_moves, rules
 from ..state import Position, deal, observe
 from ..variants import ITALIAN, KLONDIKE, Variant
@@ -50,15 +51,15 @@ def depth_first(start: Position, key: Callable[[Position], Any] = plain_key,
     while stack:
         p = stack.pop()
         if is_won(p):
-            return "won", len(visited)
+            return Outcome.WON, len(visited)
         for q in children(p):
             k = key(q)
             if k not in visited:
                 if len(visited) >= max_nodes:
-                    return "unknown", len(visited)
+                    return Outcome.UNKNOWN, len(visited)
                 visited.add(k)
                 stack.append(q)
-    return "unwinnable", len(visited)
+    return Outcome.UNWINNABLE, len(visited)
 
 
 @functools.lru_cache(maxsize=None)
@@ -81,7 +82,7 @@ def _dfs(fn: Any) -> Verdict:
         return Verdict(False, f"your dfs calls the kit's {kit}, so it is the kit's search, not yours: write the "
                               "loop yourself, with a list as the stack, a set of plain_key(p), legal_moves and apply.")
     got = call_student(fn, deal(MINI, UNWINNABLE_MINI), 500)  # first the budget, on a deal whose search always ends
-    if not (isinstance(got, tuple) and len(got) == 2 and got[0] == "unknown" and isinstance(got[1], int)
+    if not (isinstance(got, tuple) and len(got) == 2 and got[0] == Outcome.UNKNOWN and isinstance(got[1], int)
             and got[1] <= 600):
         return Verdict(False, f"with max_nodes=500 on Mini Klondike deal {UNWINNABLE_MINI} your search returned "
                               f"{got!r}: it should stop when it has seen max_nodes positions and return ('unknown', nodes).")
@@ -92,18 +93,18 @@ def _dfs(fn: Any) -> Verdict:
             return Verdict(False, f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned "
                                   f"{got!r}.")
         status, nodes = got
-        if status == "unknown" and want_status == "won":
+        if status == Outcome.UNKNOWN and want_status == Outcome.WON:
             return Verdict(False, f"on Mini Klondike deal {seed} your search ran out of its budget of 100,000 "
                                   f"positions, but a depth-first search wins it after {want_nodes}: does it take the "
                                   "newest position off the stack (stack.pop()), not the oldest (stack.pop(0), which "
                                   "searches breadth-first)?")
         if status != want_status:
             hint = ("is a won position put on the stack but never recognised? test is_won(p) for each position you "
-                    "take off the stack" if want_status == "won" else
+                    "take off the stack" if want_status == Outcome.WON else
                     "a search may say 'won' only when it reached a won position")
             return Verdict(False, f"on Mini Klondike deal {seed} your search says {status!r}, but that is not right: "
                                   f"{hint}.")
-        if want_status == "unwinnable" and nodes != want_nodes:
+        if want_status == Outcome.UNWINNABLE and nodes != want_nodes:
             way = "more" if nodes > want_nodes else "fewer"
             return Verdict(False, f"on deal {seed}, which cannot be won, every correct search sees each reachable "
                                   f"position exactly once, whatever order it tries moves in; yours counts {way} "
@@ -117,7 +118,7 @@ def _dfs(fn: Any) -> Verdict:
 @exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
 def _reachable(answer: Any) -> Verdict:
     status, n = _mini_search(81)
-    if status != "unwinnable":  # a deal that can be won would make the count depend on the search order
+    if status != Outcome.UNWINNABLE:  # a deal that can be won would make the count depend on the search order
         raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
     if as_number(answer) not in (None, n) and as_number(answer) == _mini_search(81, columns_as_a_set=True)[1]:
         return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "

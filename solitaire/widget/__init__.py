@@ -1,6 +1,6 @@
 """Play in Jupyter: one card table per game, drawn in the browser by a small ES module (anywidget).
 
-``solitaire.play("klondike", seed=1)`` or ``game.widget()`` gives a :class:`GameWidget`. The Python ``Game``
+``solitaire.play("klondike", seed=1)`` or ``solitaire.play(game)`` gives a :class:`GameWidget`. The Python ``Game``
 is the single source of truth; after each action the widget sends one small state (what a player may see,
 the selection, the highlight and the last message) and the front end (``table.js``) draws the table.
 """
@@ -15,9 +15,12 @@ from .table import GameWidget
 __all__ = ["GameWidget", "Selection", "play", "safe_foundation_move"]
 
 
-def play(variant: str | Variant = "klondike", seed: int = 0, **options) -> GameWidget:
-    """Deal a game and show it as a card table: ``solitaire.play("klondike", seed=1)``.
+def play(game: Game | str | Variant = "klondike", seed: int = 0, **options) -> GameWidget:
+    """Show a game as a card table: a new deal, ``solitaire.play("klondike", seed=1)``, or a game already
+    made, ``solitaire.play(Game.from_pysol(layout))`` (the table plays on that very Game; ``seed`` is then unused).
 
     ``options`` go to the table: ``theme="dark"`` (or "light", "auto"), ``four_colour=True``.
     """
-    return GameWidget(Game(variant, seed), **options)
+    if isinstance(game, Game):
+        return GameWidget(game, **options)
+    return GameWidget(Game(game, seed), **options)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..game import Game
-from ..endgame import safe_foundation_moves
+from ..endgame import Outcome, safe_foundation_moves
 from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
 from .base import TableBase
 from .play import as_move, guarded
@@ -253,9 +253,9 @@ def solver_line(game: Game, max_seconds: float = AUTO_FINISH_SECONDS,
         result = solve(game.position, max_seconds=max_seconds, max_nodes=max_nodes)
     except Exception as exc:  # noqa: BLE001 - a failing solver must not stop the safe moves
         return None, f" (the solver failed: {type(exc).__name__}: {exc})"
-    if result.status == "won" and result.moves:
+    if result.status == Outcome.WON and result.moves:
         return [as_move(m) for m in result.moves], ""
-    if result.status == "unwinnable":
+    if result.status == Outcome.UNWINNABLE:
         return None, " (the solver proved that this position cannot be won)"
     return None, f" (the solver found no win within {result.nodes} states)"
 

@@ -33,7 +33,7 @@ THEMES = ("auto", "light", "dark")
 
 
 class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
-    """A card table to play a ``Game``: ``GameWidget(Game("klondike", seed=1))`` or ``game.widget()``.
+    """A card table to play a ``Game``: ``GameWidget(Game("klondike", seed=1))`` or ``solitaire.play(game)``.
 
     Python API (also what the table's mouse and keyboard actions call): ``click_stock()``, ``click_waste()``,
     ``click_foundation(i)``, ``click_column(i, depth=1)`` (``depth``: 1 is the top card), ``drop(source,

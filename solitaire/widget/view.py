@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..endgame import WON
+from ..endgame import WON, Outcome
 from ..moves import RECYCLE, Move, Pile
 from ..render import Highlight, highlights
 from ..variants import VARIANTS
@@ -62,7 +62,7 @@ def table_state(table: Any) -> dict[str, Any]:
         "request": table._request,  # the front end's request this state answers ({"id", "action"}; None: code)
         "busy": table._depth > 0,  # sent while that request still runs (Win chance says it is estimating)
         "message_for": table._message_for,  # the request the message answers
-        "over": None if reason is None else "won" if reason == WON else "lost",
+        "over": None if reason is None else Outcome.WON if reason == WON else Outcome.LOST,
         "banner": banner(g, reason, len(moves)),
         "moves": {"total": len(moves), "first": max(len(moves) - MOVE_LIST, 0) + 1,
                   "last": [str(m) for m in moves[-MOVE_LIST:]]},
