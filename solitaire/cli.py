@@ -135,7 +135,9 @@ def _add_hint(commands: argparse._SubParsersAction) -> None:
     hi = commands.add_parser(
         "hint", help="the move a strategy would play in one deal (or a saved position), and why",
         description="Ask a strategy for its move and its reason in one sentence. The strategies see only what "
-                    "a player sees.",
+                    "a player sees. The expert also remembers what the game showed: a saved game (JSON from "
+                    "game.to_json()) keeps its moves, so after the waste was turned over it knows the stock's order; "
+                    "a position as text has no history.",
         epilog="example: python -m solitaire hint --strategy expert --seed 3")
     _add_position_arguments(hi)
     hi.add_argument("--strategy", type=_choice([n for n in STRATEGY_NAMES if n != "solver"]), default="expert",

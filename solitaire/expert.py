@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -181,6 +181,26 @@ class ExpertStrategy:
         self.greedy = GreedyStrategy(resign=True)
         self.last: tuple[Observation, Decision] | None = None
         self._played: Move | None = None
+
+    def recall(self, observations: Iterable[Observation]) -> None:
+        """Start afresh, as a new expert with this seed that watched ``observations`` (a game's, in order, up to
+        the one before now): its next ``choose`` knows the stock cards they showed. It takes in observations
+        only, so it still never reads a face-down card.
+
+        >>> from solitaire import Game
+        >>> game, watched = Game("klondike", seed=1), []
+        >>> for move in ["draw"] * 24 + ["recycle"]:
+        ...     watched.append(game.observation()); _ = game.play(move)
+        >>> expert = ExpertStrategy()
+        >>> expert.recall(watched)
+        >>> expert.memory.update(game.observation()).stock == game.position.stock  # it knows the stock's order
+        True
+        """
+        self.memory = Memory()
+        for obs in observations:
+            self.memory.update(obs)
+        self.samples = Samples(random.Random(self.seed), self.samples.max_nodes)
+        self.last, self._played = None, None
 
     def choose(self, obs: Observation, moves: Sequence[Move]) -> Move | None:
         if not moves:

@@ -128,18 +128,26 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
 
 
 def strategy_hint(game, strategy: str | Strategy = "greedy") -> tuple[Move, str]:
-    """The move ``strategy`` would play now in ``game`` (avoiding positions seen in this game) and why."""
+    """The move ``strategy`` would play now in ``game`` (avoiding positions seen in this game) and why.
+
+    A strategy that remembers (one with ``recall(observations)``, such as the expert) is first shown the
+    observations of the game's earlier positions, from the deal on, so it knows what a player who watched the
+    game knows, such as the stock's order after the waste was turned over. It is shown nothing else.
+    """
     s = get_strategy(strategy)
     moves = game.legal_moves()
     if not moves:
         raise ValueError("there is no legal move to hint: the game is over")
-    seen = set()
     p = game.start
-    seen.add(position_key(p))
+    positions = [p]
     for m in game.moves:
         p = apply(p, m)
-        seen.add(position_key(p))
+        positions.append(p)
+    seen = {position_key(q) for q in positions}
     fresh = [m for m, _ in fresh_moves(game.position, seen, moves)] or moves
+    recall = getattr(s, "recall", None)
+    if recall is not None:
+        recall([observe(q) for q in positions[:-1]])  # choose() below takes in the current observation
     obs = game.observation()
     move = s.choose(obs, fresh)
     if move is None:  # the strategy would resign: still show its best move
