@@ -9,7 +9,7 @@ from html import escape
 from typing import NamedTuple
 
 from .cards import Card
-from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
+from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FOUNDATION_TO_COLUMN, RECYCLE,
                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, foundation_for)
 from .state import Position
 
@@ -49,7 +49,7 @@ MAX_COLUMN_HEIGHT = 420  # long columns squeeze their fan to stay within this he
 FELT, FELT_EDGE = "#1f6b45", "#0f3d26"
 RED, BLACK = "#c0162c", "#111111"
 BACK, BACK_EDGE = "#1d4f91", "#0b2748"
-SOURCE_MARK, TARGET_MARK = "#ffc400", "#4fd8ff"
+SOURCE_MARK, TARGET_MARK = "#ff4fd8", "#4fd8ff"  # pink and cyan, as the card table draws a hint
 FONT = "DejaVu Sans, Segoe UI Symbol, Arial, sans-serif"
 
 

@@ -116,10 +116,10 @@ def test_svg_highlight_marks_source_and_target():
     g = Game("klondike", seed=1)
     plain = svg(g.position)
     marked = svg(g.position, highlight="t1>t7")
-    assert plain.count('stroke="#ffc400"') == 0 and marked.count('stroke="#ffc400"') == 1
+    assert plain.count('stroke="#ff4fd8"') == 0 and marked.count('stroke="#ff4fd8"') == 1
     assert marked.count('stroke="#4fd8ff"') == 1
     assert svg(g.position, highlight=Move.from_text("t1>t7")) == marked
-    assert svg(g.position, highlight=["t3", "waste"]).count('stroke="#ffc400"') == 1  # the waste is empty
+    assert svg(g.position, highlight=["t3", "waste"]).count('stroke="#ff4fd8"') == 1  # the waste is empty
     big = ElementTree.fromstring(svg(g.position, scale=2.0))
     assert int(big.get("width")) == 2 * table_size(g.position)[0]
 
@@ -129,3 +129,12 @@ def test_svg_empty_stock_shows_recycle_sign_and_labels_can_go():
     texts = svg_texts(svg(p))
     assert "↻" in texts
     assert not [t for t in svg_texts(svg(p, labels=False)) if t.startswith("t")]
+
+
+def test_the_saved_picture_draws_a_hint_in_the_colours_the_table_names() -> None:
+    """A saved lesson's picture and the live table mark a hint alike: what the hint's sentence names."""
+    from solitaire.widget.aids import HINT_COLOURS
+
+    marked = svg(Game("klondike", seed=1).position, highlight=Move.from_text("t1>t7"))
+    assert marked.count(f'stroke="{HINT_COLOURS["source"][1]}"') == 1
+    assert marked.count(f'stroke="{HINT_COLOURS["target"][1]}"') == 1

@@ -562,7 +562,7 @@ def test_hint_marks_the_suggested_move(monkeypatch):
     assert w.marked == Move.from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
     assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
     picture = w._repr_mimebundle_()[0]["image/svg+xml"]
-    assert picture.count('stroke="#ffc400"') == 1 and picture.count('stroke="#4fd8ff"') == 1
+    assert picture.count('stroke="#ff4fd8"') == 1 and picture.count('stroke="#4fd8ff"') == 1
     assert w.game.moves == []
 
 
@@ -705,7 +705,7 @@ def test_the_mime_bundle_carries_an_svg_of_the_table():
     assert data["text/plain"] == "<card table: SoliJoy, seed 1, 1 moves>"
     w.click_column(2, 1)
     marked = w._repr_mimebundle_()[0]["image/svg+xml"]
-    assert marked.count('stroke="#ffc400"') == 1  # the selection is outlined in the picture too
+    assert marked.count('stroke="#ff4fd8"') == 1  # the selection is outlined in the picture too
 
 
 def test_the_real_win_chance_in_words():

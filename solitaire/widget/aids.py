@@ -13,6 +13,7 @@ from typing import Any
 from ..game import Game
 from ..endgame import Outcome, safe_foundation_moves
 from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from ..render import SOURCE_MARK, TARGET_MARK
 from .base import TableBase
 from .play import as_move, guarded
 
@@ -20,7 +21,7 @@ AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Au
 SOLUTION_SECONDS = 5.0  # solver time for the Solution button
 # The colours table.css marks a hinted move with (--source, --target), as its sentence names them; the selection
 # (orange) and the keyboard focus (yellow) have colours of their own.
-HINT_COLOURS = {"source": ("pink", "#ff4fd8"), "target": ("cyan", "#4fd8ff")}
+HINT_COLOURS = {"source": ("pink", SOURCE_MARK), "target": ("cyan", TARGET_MARK)}  # as the saved picture draws them
 
 
 class AidsMixin(TableBase):
