@@ -324,14 +324,14 @@ def test_lesson_07_checks_refuse_a_wrapper_around_the_kits_answer(capsys: pytest
 # CASES = {"id": (right answer, [plausible wrong answers, as a student might give], nonsense)}. The right answers
 # are computed (by the kit, or by a student's solution written here), never typed in.
 
-def _dfs(start, max_nodes=100_000):
-    """Lesson 07's solution, as a student writes it: a depth-first search with a visited set."""
+def _dfs(start, max_nodes=100_000, oldest_first=False):
+    """A student's depth-first search with a visited set; ``oldest_first`` makes it breadth-first (a queue)."""
     from solitaire.lessons.lesson07 import plain_key
     from solitaire.moves import apply, is_won
 
-    visited, stack = {plain_key(start)}, [start]
-    while stack:
-        p = stack.pop()
+    visited, todo = {plain_key(start)}, [start]
+    while todo:
+        p = todo.pop(0 if oldest_first else -1)
         if is_won(p):
             return "won", len(visited)
         for q in (apply(p, m) for m in legal_moves(p)):
@@ -339,27 +339,13 @@ def _dfs(start, max_nodes=100_000):
                 if len(visited) >= max_nodes:
                     return "unknown", len(visited)
                 visited.add(plain_key(q))
-                stack.append(q)
+                todo.append(q)
     return "unwinnable", len(visited)
 
 
 def _breadth_first(start, max_nodes=100_000):
     """A search that takes the oldest position first (a queue, not a stack)."""
-    from solitaire.lessons.lesson07 import plain_key
-    from solitaire.moves import apply, is_won
-
-    visited, queue = {plain_key(start)}, [start]
-    while queue:
-        p = queue.pop(0)
-        if is_won(p):
-            return "won", len(visited)
-        for q in (apply(p, m) for m in legal_moves(p)):
-            if plain_key(q) not in visited:
-                if len(visited) >= max_nodes:
-                    return "unknown", len(visited)
-                visited.add(plain_key(q))
-                queue.append(q)
-    return "unwinnable", len(visited)
+    return _dfs(start, max_nodes, oldest_first=True)
 
 
 def _dfs_without_budget(start, max_nodes=100_000):

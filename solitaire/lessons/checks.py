@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from ..cards import Card, InvalidCardError, parse_card
+from ..cards import Card, InvalidCardError, parse_card, quote
 from ..game import Game
 from ..moves import Move
 from ..state import Position
@@ -134,6 +134,14 @@ def as_number(answer: Any) -> float | None:
     if isinstance(answer, (numbers.Real, Decimal)) and not isinstance(answer, bool):
         return float(answer)
     return None
+
+
+def finite_number(answer: Any, expected: str) -> float:
+    """``answer`` as a finite float (any numeric type), or NotAnswered saying what was ``expected``."""
+    x = as_number(answer)
+    if x is None or not math.isfinite(x):
+        raise NotAnswered(f"expected {expected}, got {quote(answer)}")
+    return x
 
 
 def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0.0) -> Verdict:

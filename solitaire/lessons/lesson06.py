@@ -5,7 +5,7 @@ import functools
 import math
 from typing import Any
 
-from .checks import NotAnswered, Verdict, as_number, call_student, exercise
+from .checks import NotAnswered, Verdict, call_student, exercise, finite_number
 
 # The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
 WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
@@ -63,9 +63,7 @@ def fewest_deals_at_80(width: float = 0.02) -> int:
 @exercise("06.deals_needed", "About how many deals does it take for a 95% Wilson interval around a win rate of "
                              "80% to be at most 2 percentage points wide (±1 point)? Give the smallest number.")
 def _deals_needed(answer: Any) -> Verdict:
-    answer = as_number(answer)
-    if answer is None or not math.isfinite(answer):
-        raise NotAnswered(f"expected a number of deals, got {answer!r}")
+    answer = finite_number(answer, "a number of deals")
     if answer < 1:
         return Verdict(False, f"{answer!r} is not a number of deals: give a whole number of deals, at least 1.")
     deals, n = round(answer), fewest_deals_at_80()

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..endgame import Outcome
 from ..variants import KLONDIKE
-from .checks import NotAnswered, Verdict, as_number, exercise, number_verdict
+from .checks import Verdict, as_number, exercise, finite_number, number_verdict
 
 # The sign test exercise: Klondike (draw 1), deals 0-299, the expert against greedy (lesson 06b's table).
 SIGN_TEST_COUNTS = (51, 36)  # deals won by the expert only, by greedy only
@@ -32,9 +32,7 @@ def sign_test(a: int, b: int) -> float:
 @exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: the expert alone wins 51 deals and greedy alone 36. "
                            "Give the two-sided sign test's p-value.")
 def _sign_test(answer: Any) -> Verdict:
-    answer = as_number(answer)
-    if answer is None or not math.isfinite(answer):
-        raise NotAnswered(f"expected a p-value (a number between 0 and 1), got {answer!r}")
+    answer = finite_number(answer, "a p-value (a number between 0 and 1)")
     a, b = SIGN_TEST_COUNTS
     want, m = sign_test(a, b), a + b
     if abs(answer - want) <= 0.0005:
