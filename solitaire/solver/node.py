@@ -17,6 +17,11 @@ def need(flags: int, z: int = 0) -> bytes:
 class Node:
     """The facts about a state that its move generation shares."""
 
+    __slots__ = ("gen", "tables", "state", "columns", "heights", "wanted", "infos", "only", "top_up",
+                 "below_card", "below_targets", "stock_free_of_restriction", "dead", "_accessible", "_worth",
+                 "targets", "empties", "stock_targets", "stock_empties", "foundation_tops", "stock_cards",
+                 "stock_fill")
+
     def __init__(self, gen, state, wanted: set[int], infos: list, restriction: bytes) -> None:
         self.gen, self.tables = gen, gen.tables
         self.state, self.columns, self.heights = state, state[0], state[1]
@@ -85,11 +90,13 @@ class Node:
             if self.empties and self.tables.empty_ok[below]:
                 self.below_targets.append(self.empties[0])
         if scope is not only:
-            self.targets = {c: [j for j in js if j in only] for c, js in self.targets.items()}
-            self.empties = [j for j in self.empties if j in only]
             if flags & TALON:
+                # the column moves only look cards up in these targets (the stock's keep their order)
+                self.targets, self.empties = self._where_cards_go(sorted(only))
                 self.stock_free_of_restriction = True
             else:
+                self.targets = {c: [j for j in js if j in only] for c, js in self.targets.items()}
+                self.empties = [j for j in self.empties if j in only]
                 self.stock_targets, self.stock_empties = self.targets, self.empties
 
     def after_stock_targets(self):

@@ -56,6 +56,7 @@ class Search:
         self.seen: set[bytes] = set()
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
+        self.key, self.draw = codec.key, codec.draw
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
         # (waste position, key) of the states off the draw cycle in the search, by the rest of their key (``dominated``)
         self.off_cycle: dict | None = {} if codec.tables.waste_dominance and codec.waste_dominance else None
@@ -75,7 +76,7 @@ class Search:
         """(the child's key, or None if it is already seen, proved lost or dominated; the need it keeps; the key
         of the table entry that makes it redundant, if not proved lost). A restricted child (one that must use
         the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
-        k = self.codec.key(child)
+        k = self.key(child)
         lost = self.lost
         if k in lost:
             return None, b"", None
@@ -88,24 +89,24 @@ class Search:
                 return None, b"", None
             if k in seen:
                 return None, b"", k
-            by = None if self.off_cycle is None else self.dominated(k, child, full)
+            by = None if self.off_cycle is None else self.dominated(k, child, full, True)
             return (None, b"", by) if by is not None else (k, then, None)
-        by = None if self.off_cycle is None else self.dominated(k, child, None)
+        by = None if self.off_cycle is None else self.dominated(k, child, k, False)
         return (None, b"", by) if by is not None else (k, b"", None)
 
-    def dominated(self, k: bytes, child, full: bytes | None) -> bytes | None:
+    def dominated(self, k: bytes, child, full: bytes, restricted: bool) -> bytes | None:
         """The key of a state in the search that dominates this one (``StateCodec.waste_place``), or None. If
         there is none, and the child's waste is off the draw cycle, remember it (it is about to enter the
-        search)."""
-        prefix, place, on_cycle = self.codec.waste_place(k, child)
-        prefixes = [prefix] if full is None else [prefix, full[:-2]]
-        draw = self.codec.draw
-        for p in prefixes:
-            for q, by in self.off_cycle.get(p, ()):
+        search). ``full`` is the child's unrestricted key (``k`` itself when the child is not restricted)."""
+        base, place, on_cycle = self.codec.waste_place(full, child)
+        off_cycle, draw = self.off_cycle, self.draw
+        prefix = base + k[len(full):]  # the key without the waste position, the need kept
+        for p in (prefix, base) if restricted else (prefix,):
+            for q, by in off_cycle.get(p, ()):
                 if on_cycle or (q < place and (place - q) % draw == 0):
                     return by
         if not on_cycle:
-            self.off_cycle.setdefault(prefix, []).append((place, k))
+            off_cycle.setdefault(prefix, []).append((place, k))
         return None
 
     def ordered_children(self, state, restriction: bytes) -> tuple[set[int], list]:
