@@ -33,6 +33,7 @@ class StateCodec:
         self.waste_dominance = waste_dominance
         self._wanted: dict[bytes, set[int]] = tables.wanted_cache  # by heights, which recur across many states
         self._tops: dict[bytes, set[int]] = tables.tops_cache
+        self._pile_tops: dict[bytes, tuple[int, ...]] = tables.pile_tops_cache
         if columns_as_a_set and tables.free_stock:
             self.key = self._key_free_stock
         elif columns_as_a_set and self.passes is None and not tables.strict_draw \
@@ -138,6 +139,19 @@ class StateCodec:
             if len(self._tops) > 100_000:
                 self._tops.clear()
             self._tops[heights] = found
+        return found
+
+    def pile_tops(self, heights: bytes) -> tuple[int, ...]:
+        """The top card of each non-empty foundation pile, in pile order, a pile of two decks left out when
+        the next pile of its suit has the same height (taking down either is the same move); cached."""
+        found = self._pile_tops.get(heights)
+        if found is None:
+            card_at, d = self.tables.card_at, self.decks
+            found = tuple(card_at[g // d][h - 1] for g, h in enumerate(heights)
+                          if h and not (d > 1 and g % d + 1 < d and heights[g + 1] == h))
+            if len(self._pile_tops) > 100_000:
+                self._pile_tops.clear()
+            self._pile_tops[heights] = found
         return found
 
     def is_won(self, state) -> bool:

@@ -177,6 +177,8 @@ class MoveGenerator:
         rest = talon[:i] + talon[i + 1:]
         if self.tables.free_stock:
             after = (0, recycles)
+        elif node.stock_first is not None:
+            after = (i, node.stock_first[i][1])
         else:
             after = (i, self.stock.recycles_after(talon, in_waste, recycles, i))
         if to_found:
@@ -196,10 +198,7 @@ class MoveGenerator:
         targets, empties = node.after_stock_targets()
         empty_ok, below_card = tables.empty_ok, node.below_card
         safe_up, talon = self.safe_up, node.state[2]
-        for g, height in enumerate(heights):
-            if height == 0 or (decks > 1 and g % decks + 1 < decks and heights[g + 1] == height):
-                continue  # an empty pile, or the twin of the next pile (the same move)
-            c = tables.card_at[g // decks][height - 1]
+        for c in self.codec.pile_tops(heights):
             if c not in targets and c != below_card and not (empties and empty_ok[c]):
                 continue  # nowhere to go
             if safe_up is not None and safe_up(c, heights, talon):

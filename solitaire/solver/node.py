@@ -20,7 +20,7 @@ class Node:
     __slots__ = ("gen", "tables", "state", "columns", "heights", "wanted", "infos", "only", "top_up",
                  "below_card", "below_targets", "stock_free_of_restriction", "dead", "_accessible", "_worth",
                  "targets", "empties", "stock_targets", "stock_empties", "foundation_tops", "stock_cards",
-                 "stock_fill")
+                 "stock_fill", "stock_first")
 
     def __init__(self, gen, state, wanted: set[int], infos: list, restriction: bytes) -> None:
         self.gen, self.tables = gen, gen.tables
@@ -43,13 +43,16 @@ class Node:
             self._narrow(scope, restriction[0])
         talon = state[2]
         self.foundation_tops = gen.codec.tops(self.heights) if gen.back else NO_CARDS
+        self.stock_first = None  # talon index -> (in_waste, recycles) when first on top (``stock.talon_reach``)
         if not talon:
             self.stock_cards, self.stock_fill = NO_CARDS, 0
         elif self.tables.strict_draw:
             playable = None if self.has_progress_move() else self.playable_from_waste
             self.stock_cards, self.stock_fill = gen.stock.reachable(talon, state[3], state[4], playable)
-        else:
+        elif self.tables.free_stock:
             self.stock_cards, self.stock_fill = gen.stock.reachable(talon, state[3], state[4])
+        else:
+            self.stock_first, (self.stock_cards, self.stock_fill) = gen.stock.reach(talon, state[3], state[4])
 
     def _restrict(self, restriction: bytes):
         """Apply the need of the preparing move just played; returns the columns whose tops matter."""

@@ -63,8 +63,7 @@ class ProvingSearch(Search):
         self.open.append(key)
         wanted, kids = self.ordered_children(state, restriction)
         for _, move, child, column, then in kids:
-            autos: list = []
-            child = self.settled_child(child, column, wanted, autos)
+            child, autos = self.settled_child(child, column, wanted)
             k, then, by = self.child_key(child, then, autos, self.number)
             if k is None:
                 if by is not None and by not in self.lost:

@@ -19,6 +19,9 @@ WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4
 DRAW_MANY_COST = [0, 0, 2, 2, 2, 2, 2]
 
 
+NO_MOVES = ()  # the safe moves after a child that needs none (shared: the search keeps one per state)
+
+
 class OutOfBudget(Exception):
     """The node budget or the deadline was reached."""
 
@@ -64,13 +67,14 @@ class Search:
         self.frontier: tuple[list, dict] | None = None  # best-first's heap and parents, kept between calls
         self.tick = 0  # breaks ties in the heap: the newest state first
 
-    def settled_child(self, child, column: int, wanted: set[int], autos: list):
-        """The child with its safe moves played (cheaply when only one column's top changed)."""
+    def settled_child(self, child, column: int, wanted: set[int]):
+        """(the child with its safe moves played, those moves); cheap when only one column's top changed."""
         if column >= 0:
             col = child[0][column]
             if len(col) == 1 or col[-1] not in wanted:
-                return child
-        return self.safe.settle(*child, autos)
+                return child, NO_MOVES
+        autos: list = []
+        return self.safe.settle(*child, autos), autos
 
     def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes, bytes | None]:
         """(the child's key, or None if it is already seen, proved lost or dominated; the need it keeps; the key
@@ -127,8 +131,7 @@ class Search:
         self.budget.spend()
         wanted, kids = self.ordered_children(state, restriction)
         for _, move, child, column, then in kids:
-            autos: list = []
-            child = self.settled_child(child, column, wanted, autos)
+            child, autos = self.settled_child(child, column, wanted)
             k, then, _ = self.child_key(child, then, autos, self.seen)
             if k is None:
                 continue
@@ -157,8 +160,7 @@ class Search:
             _, g0, _, k0, state, restriction = heappop(heap)
             wanted = self.codec.wanted(state[1])
             for priority, move, child, column, then in self.generator.children(state, wanted, restriction):
-                autos: list = []
-                child = self.settled_child(child, column, wanted, autos)
+                child, autos = self.settled_child(child, column, wanted)
                 k, then, _ = self.child_key(child, then, autos, parent)
                 if k is None:
                     continue

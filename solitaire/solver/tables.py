@@ -45,6 +45,7 @@ class RuleTables:
         self.column_cache: dict = {}
         self.wanted_cache: dict = {}  # foundation heights -> the cards they take next (``StateCodec.wanted``)
         self.tops_cache: dict = {}  # foundation heights -> the cards on top (``StateCodec.tops``)
+        self.pile_tops_cache: dict = {}  # foundation heights -> the piles' tops (``StateCodec.pile_tops``)
 
     def predecessors(self, c: int) -> list[int]:
         """The cards below ``c`` on its foundation."""
