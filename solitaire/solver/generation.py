@@ -109,19 +109,21 @@ class MoveGenerator:
             if then is None:
                 return
             priority = build.kind
-        cols, rest_of_state = node.columns, node.state[1:]
+        cols, heights, talon, in_waste, recycles = node.state
         for d in dests or ():
             if d != s:
                 nc = list(cols)
                 nc[s] = build.rest
                 nc[d] = cols[d] + build.cards
-                out.append((priority, ("tt", s, d, build.count), (tuple(nc),) + rest_of_state, s, then))
+                out.append((priority, ("tt", s, d, build.count), (tuple(nc), heights, talon, in_waste, recycles), s,
+                            then))
         if to_empty:
             d = empties[0]  # empty columns are all alike
             nc = list(cols)
             nc[s] = build.rest
             nc[d] = b"\x00" + build.cards
-            out.append((priority, ("tt", s, d, build.count), (tuple(nc),) + rest_of_state, s, then))
+            out.append((priority, ("tt", s, d, build.count), (tuple(nc), heights, talon, in_waste, recycles), s,
+                        then))
 
     def preparation_need(self, node: Node, build) -> bytes | None:
         """What must follow a build move that uncovers no card, or None when it is not worth trying."""
@@ -176,19 +178,19 @@ class MoveGenerator:
         cols, heights, talon, in_waste, recycles = node.state
         rest = talon[:i] + talon[i + 1:]
         if self.tables.free_stock:
-            after = (0, recycles)
+            at, recycles = 0, recycles
         elif node.stock_first is not None:
-            after = (i, node.stock_first[i][1])
+            at, recycles = i, node.stock_first[i][1]
         else:
-            after = (i, self.stock.recycles_after(talon, in_waste, recycles, i))
+            at, recycles = i, self.stock.recycles_after(talon, in_waste, recycles, i)
         if to_found:
-            out.append((TALON_TO_FOUNDATION, ("wf", i), (cols, self.codec.raised(heights, c), rest) + after, -1,
+            out.append((TALON_TO_FOUNDATION, ("wf", i), (cols, self.codec.raised(heights, c), rest, at, recycles), -1,
                         b""))
         one = BYTE[c]
         for d in list(dests or ()) + ([empty] if empty >= 0 else []):
             nc = list(cols)
             nc[d] = (cols[d] if d != empty else b"\x00") + one
-            out.append((TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), heights, rest) + after,
+            out.append((TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), heights, rest, at, recycles),
                         d if self.fast_talon else -1, then))
 
     # --- back from a foundation ----------------------------------------------------------------------

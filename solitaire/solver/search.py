@@ -60,6 +60,8 @@ class Search:
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
         self.key, self.draw = codec.key, codec.draw
+        self.remaining_weight, self.hidden_weight, self.talon_weight = \
+            WEIGHTS["remaining"], WEIGHTS["hidden"], WEIGHTS["talon"]  # (``score``)
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
         # (waste position, key) of the states off the draw cycle in the search, by the rest of their key (``dominated``)
         self.off_cycle: dict | None = {} if codec.tables.waste_dominance and codec.waste_dominance else None
@@ -102,15 +104,21 @@ class Search:
         """The key of a state in the search that dominates this one (``StateCodec.waste_place``), or None. If
         there is none, and the child's waste is off the draw cycle, remember it (it is about to enter the
         search). ``full`` is the child's unrestricted key (``k`` itself when the child is not restricted)."""
-        base, place, on_cycle = self.codec.waste_place(full, child)
-        off_cycle, draw = self.off_cycle, self.draw
-        prefix = base + k[len(full):]  # the key without the waste position, the need kept
-        for p in (prefix, base) if restricted else (prefix,):
+        in_waste, draw = child[3], self.draw
+        on_cycle = in_waste % draw == 0 or in_waste == len(child[2])  # as ``waste_place`` says
+        base = full[:-2]  # the key without the waste position
+        off_cycle = self.off_cycle
+        prefix = base + k[len(full):] if restricted else base  # the need kept
+        for p in (prefix, base) if restricted else (base,):
             for q, by in off_cycle.get(p, ()):
-                if on_cycle or (q < place and (place - q) % draw == 0):
+                if on_cycle or (q < in_waste and (in_waste - q) % draw == 0):
                     return by
         if not on_cycle:
-            off_cycle.setdefault(prefix, []).append((place, k))
+            found = off_cycle.get(prefix)
+            if found is None:
+                off_cycle[prefix] = [(in_waste, k)]
+            else:
+                found.append((in_waste, k))
         return None
 
     def ordered_children(self, state, restriction: bytes) -> tuple[set[int], list]:
@@ -151,25 +159,30 @@ class Search:
             root_key = self.codec.key(root)
             self.frontier = [(self.score(root), 0, 0, root_key, root, b"")], {root_key: None}
         heap, parent = self.frontier
-        cost, lost = self.move_cost, self.lost
-        while heap:
-            if heap[0][3] in lost:
-                heappop(heap)
-                continue
-            self.budget.spend()
-            _, g0, _, k0, state, restriction = heappop(heap)
-            wanted = self.codec.wanted(state[1])
-            for priority, move, child, column, then in self.generator.children(state, wanted, restriction):
-                child, autos = self.settled_child(child, column, wanted)
-                k, then, _ = self.child_key(child, then, autos, parent)
-                if k is None:
+        cost, lost, deck_size, tick = self.move_cost, self.lost, self.deck_size, self.tick
+        spend, wanted_by, children = self.budget.spend, self.codec.wanted, self.generator.children
+        settled_child, child_key, score = self.settled_child, self.child_key, self.score
+        try:
+            while heap:
+                if heap[0][3] in lost:
+                    heappop(heap)
                     continue
-                parent[k] = (k0, move, autos)
-                if sum(child[1]) == self.deck_size:
-                    return _line_to(k, parent)
-                self.tick -= 1
-                g = g0 + cost[int(priority)]
-                heappush(heap, (self.score(child) + g, g, self.tick, k, child, then))
+                spend()
+                _, g0, _, k0, state, restriction = heappop(heap)
+                wanted = wanted_by(state[1])
+                for priority, move, child, column, then in children(state, wanted, restriction):
+                    child, autos = settled_child(child, column, wanted)
+                    k, then, _ = child_key(child, then, autos, parent)
+                    if k is None:
+                        continue
+                    parent[k] = (k0, move, autos)
+                    if sum(child[1]) == deck_size:
+                        return _line_to(k, parent)
+                    tick -= 1
+                    g = g0 + cost[int(priority)]
+                    heappush(heap, (score(child) + g, g, tick, k, child, then))
+        finally:
+            self.tick = tick  # the next call goes on with the same tie-breaks
         return None
 
     def score(self, state) -> int:
@@ -177,8 +190,8 @@ class Search:
         hidden = 0
         for col in state[0]:
             hidden += col[0]
-        w = WEIGHTS
-        return w["remaining"] * (self.deck_size - sum(state[1])) + w["hidden"] * hidden + w["talon"] * len(state[2])
+        return self.remaining_weight * (self.deck_size - sum(state[1])) + self.hidden_weight * hidden \
+            + self.talon_weight * len(state[2])
 
 
 def _line_to(k: bytes, parent: dict) -> list:
