@@ -82,6 +82,7 @@ class MoveGenerator:
         targets, empties, only = node.targets, node.empties, node.only
         rest_of_state = node.state[2:]
         wanted, top_up, empty_ok = node.wanted, node.top_up, self.tables.empty_ok
+        target_cards = targets.keys()
         for s, info in enumerate(node.infos):
             if info is None:
                 continue
@@ -89,19 +90,17 @@ class MoveGenerator:
                 out.append((TO_FOUNDATION, ("tf", s), (cols[:s] + (info.without_top,) + cols[s + 1:],
                                                        self.codec.raised(heights, info.top)) + rest_of_state, -1,
                             b""))
-            if targets.keys().isdisjoint(info.movable) and not (empties and info.fill):
+            if target_cards.isdisjoint(info.movable) and not (empties and info.fill):
                 continue  # no build of this column has anywhere to go
             for build in info.builds:
                 b = build.bottom
-                if b in targets or (empties and empty_ok[b] and build.kind != EMPTYING):
-                    self.build_moves(node, s, build, out)
+                dests = targets.get(b)
+                to_empty = empties and empty_ok[b] and build.kind != EMPTYING
+                if dests or to_empty:
+                    self.build_moves(node, s, build, dests, to_empty, out)
 
-    def build_moves(self, node: Node, s: int, build, out: list) -> None:
-        dests = node.targets.get(build.bottom)
-        empties = node.empties
-        to_empty = empties and self.tables.empty_ok[build.bottom] and build.kind != EMPTYING
-        if not (dests or to_empty):
-            return
+    def build_moves(self, node: Node, s: int, build, dests, to_empty: bool, out: list) -> None:
+        """The moves of ``build`` from column ``s`` to the columns ``dests`` and, if ``to_empty``, an empty one."""
         if build.kind == REVEAL:
             priority, then = build.kind - build.rest[0] / 64, b""  # uncover the deepest pile first
         else:
@@ -118,7 +117,7 @@ class MoveGenerator:
                 out.append((priority, ("tt", s, d, build.count), (tuple(nc), heights, talon, in_waste, recycles), s,
                             then))
         if to_empty:
-            d = empties[0]  # empty columns are all alike
+            d = node.empties[0]  # empty columns are all alike
             nc = list(cols)
             nc[s] = build.rest
             nc[d] = b"\x00" + build.cards

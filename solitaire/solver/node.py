@@ -2,6 +2,9 @@
 whether a preparing move is worth trying (see ``generation``)."""
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from .columns import REVEAL
 
 UP, BELOW, TALON, EMPTY = 1, 2, 4, 8  # a need's flags: z up / the card under z down / any stock play / empty
@@ -120,10 +123,7 @@ class Node:
             if self.tables.decks == 1:
                 cards = set().union(*[info.movable for info in present])
             else:
-                cards = {}
-                for info in present:
-                    for b in info.movable:
-                        cards[b] = cards.get(b, 0) + 1
+                cards = Counter(chain.from_iterable(info.movable for info in present))
             self._accessible = (cards, fill)
         return self._accessible
 
