@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from heapq import heappop, heappush
+from operator import itemgetter
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 # With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
@@ -42,8 +43,7 @@ class Budget:
         self.nodes += 1
 
 
-def _first(item) -> float:
-    return item[0]
+_first = itemgetter(0)  # a child's priority
 
 
 class Search:
