@@ -104,10 +104,8 @@ class Search:
         """The key of a state in the search that dominates this one (``StateCodec.waste_place``), or None. If
         there is none, and the child's waste is off the draw cycle, remember it (it is about to enter the
         search). ``full`` is the child's unrestricted key (``k`` itself when the child is not restricted)."""
-        in_waste, draw = child[3], self.draw
-        on_cycle = in_waste % draw == 0 or in_waste == len(child[2])  # as ``waste_place`` says
-        base = full[:-2]  # the key without the waste position
-        off_cycle = self.off_cycle
+        base, in_waste, on_cycle = self.codec.waste_place(full, child)
+        off_cycle, draw = self.off_cycle, self.draw
         prefix = base + k[len(full):] if restricted else base  # the need kept
         for p in (prefix, base) if restricted else (base,):
             for q, by in off_cycle.get(p, ()):
