@@ -97,7 +97,8 @@ class Node:
                 self.below_targets.append(self.empties[0])
         if scope is not only:
             if flags & TALON:
-                # the column moves only look cards up in these targets (the stock's keep their order)
+                # the same lists as filtering the full targets, less the cards left with none: nothing iterates
+                # these (column and foundation moves only look cards up), and the stock keeps the full targets
                 self.targets, self.empties = self._where_cards_go(sorted(only))
                 self.stock_free_of_restriction = True
             else:
