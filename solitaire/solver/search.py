@@ -174,21 +174,25 @@ class Search:
                     if k is None:
                         continue
                     parent[k] = (k0, move, autos)
-                    if sum(child[1]) == deck_size:
+                    up = sum(child[1])
+                    if up == deck_size:
                         return _line_to(k, parent)
                     tick -= 1
                     g = g0 + cost[int(priority)]
-                    heappush(heap, (score(child) + g, g, tick, k, child, then))
+                    heappush(heap, (score(child, up) + g, g, tick, k, child, then))
         finally:
             self.tick = tick  # the next call goes on with the same tie-breaks
         return None
 
-    def score(self, state) -> int:
-        """How far a state looks from a win (lower is better): cards not up, face-down cards, talon size."""
+    def score(self, state, up: int | None = None) -> int:
+        """How far a state looks from a win (lower is better): cards not up, face-down cards, talon size (``up``:
+        the cards on the foundations, when known)."""
         hidden = 0
         for col in state[0]:
             hidden += col[0]
-        return self.remaining_weight * (self.deck_size - sum(state[1])) + self.hidden_weight * hidden \
+        if up is None:
+            up = sum(state[1])
+        return self.remaining_weight * (self.deck_size - up) + self.hidden_weight * hidden \
             + self.talon_weight * len(state[2])
 
 
