@@ -18,6 +18,7 @@ from ..state import Position
 from .tables import RuleTables
 
 BYTE = [bytes((i,)) for i in range(256)]
+WASTE_AT = [b"\xfe" + i.to_bytes(2, "big") for i in range(256)]  # a key's waste position (unlimited passes)
 
 
 class StateCodec:
@@ -32,6 +33,12 @@ class StateCodec:
         self.waste_dominance = waste_dominance
         self._wanted: dict[bytes, set[int]] = tables.wanted_cache  # by heights, which recur across many states
         self._tops: dict[bytes, set[int]] = tables.tops_cache
+        self._pile_tops: dict[bytes, tuple[int, ...]] = tables.pile_tops_cache
+        if columns_as_a_set and tables.free_stock:
+            self.key = self._key_free_stock
+        elif columns_as_a_set and self.passes is None and not tables.strict_draw \
+                and tables.variant.deck_size < len(WASTE_AT):
+            self.key = self._key_draw_cycle
 
     def key(self, state) -> bytes:
         """The state's transposition-table key.
@@ -43,6 +50,9 @@ class StateCodec:
         recycles passes through (a multiple of ``draw``, or the whole talon in the waste) are one state; other
         positions are kept. With limited passes the recycles used are kept too. With the strict draw rule
         every waste position is its own state (drawing is not always allowed).
+
+        (``__init__`` replaces this general version by the one for the variant's stock rule, which gives the
+        same bytes.)
         """
         columns, heights, talon, in_waste, recycles = state
         order = sorted(columns) if self.columns_as_a_set else columns
@@ -56,8 +66,20 @@ class StateCodec:
             return k + b"\xfe" + in_waste.to_bytes(2, "big")
         return k + b"\xfe" + in_waste.to_bytes(2, "big") + recycles.to_bytes(8, "big")
 
-    def waste_place(self, key: bytes, state) -> tuple[bytes, int, bool]:
-        """(the key without the waste position, the position, is it on the draw cycle?), for waste dominance.
+    def _key_free_stock(self, state) -> bytes:
+        """``key`` with a free stock and columns as a set."""
+        return b"\xff".join(sorted(state[0])) + b"\xfe" + state[1] + state[2]
+
+    def _key_draw_cycle(self, state) -> bytes:
+        """``key`` with draw > 1, unlimited passes, the usual draw rule and columns as a set."""
+        columns, heights, talon, in_waste, _ = state
+        if in_waste % self.draw == 0 or in_waste == len(talon):
+            in_waste = 0
+        return b"\xff".join(sorted(columns)) + b"\xfe" + heights + talon + WASTE_AT[in_waste]
+
+    def waste_place(self, full: bytes, state) -> tuple[bytes, int, bool]:
+        """(the unrestricted key ``full`` without the waste position, the position, is it on the draw cycle?),
+        for waste dominance.
 
         Used with draw > 1, unlimited passes and the usual draw rule (``RuleTables.waste_dominance``). Call
         the waste position ``p`` (cards in the waste) and the talon size ``n``. Drawing and recycling alone
@@ -75,11 +97,8 @@ class StateCodec:
         table: every state the table holds is expanded in the end, and a shortest win from B would give one
         as short from A. Nothing here depends on the decks, the columns or the rank order: only the talon.
         """
-        cut = key.find(b"\xfd")
-        full, need = (key, b"") if cut < 0 else (key[:cut], key[cut:])
         in_waste = state[3]
-        on_cycle = in_waste % self.draw == 0 or in_waste == len(state[2])
-        return full[:-2] + need, in_waste, on_cycle
+        return full[:-2], in_waste, in_waste % self.draw == 0 or in_waste == len(state[2])
 
     # --- foundations --------------------------------------------------------------------------------
     def wanted(self, heights: bytes) -> set[int]:
@@ -120,6 +139,19 @@ class StateCodec:
             if len(self._tops) > 100_000:
                 self._tops.clear()
             self._tops[heights] = found
+        return found
+
+    def pile_tops(self, heights: bytes) -> tuple[int, ...]:
+        """The top card of each non-empty foundation pile, in pile order, a pile of two decks left out when
+        the next pile of its suit has the same height (taking down either is the same move); cached."""
+        found = self._pile_tops.get(heights)
+        if found is None:
+            card_at, d = self.tables.card_at, self.decks
+            found = tuple(card_at[g // d][h - 1] for g, h in enumerate(heights)
+                          if h and not (d > 1 and g % d + 1 < d and heights[g + 1] == h))
+            if len(self._pile_tops) > 100_000:
+                self._pile_tops.clear()
+            self._pile_tops[heights] = found
         return found
 
     def is_won(self, state) -> bool:

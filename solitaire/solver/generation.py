@@ -82,6 +82,7 @@ class MoveGenerator:
         targets, empties, only = node.targets, node.empties, node.only
         rest_of_state = node.state[2:]
         wanted, top_up, empty_ok = node.wanted, node.top_up, self.tables.empty_ok
+        target_cards = targets.keys()
         for s, info in enumerate(node.infos):
             if info is None:
                 continue
@@ -89,19 +90,17 @@ class MoveGenerator:
                 out.append((TO_FOUNDATION, ("tf", s), (cols[:s] + (info.without_top,) + cols[s + 1:],
                                                        self.codec.raised(heights, info.top)) + rest_of_state, -1,
                             b""))
-            if targets.keys().isdisjoint(info.movable) and not (empties and info.fill):
+            if target_cards.isdisjoint(info.movable) and not (empties and info.fill):
                 continue  # no build of this column has anywhere to go
             for build in info.builds:
                 b = build.bottom
-                if b in targets or (empties and empty_ok[b] and build.kind != EMPTYING):
-                    self.build_moves(node, s, build, out)
+                dests = targets.get(b)
+                to_empty = empties and empty_ok[b] and build.kind != EMPTYING
+                if dests or to_empty:
+                    self.build_moves(node, s, build, dests, to_empty, out)
 
-    def build_moves(self, node: Node, s: int, build, out: list) -> None:
-        dests = node.targets.get(build.bottom)
-        empties = node.empties
-        to_empty = empties and self.tables.empty_ok[build.bottom] and build.kind != EMPTYING
-        if not (dests or to_empty):
-            return
+    def build_moves(self, node: Node, s: int, build, dests, to_empty: bool, out: list) -> None:
+        """The moves of ``build`` from column ``s`` to the columns ``dests`` and, if ``to_empty``, an empty one."""
         if build.kind == REVEAL:
             priority, then = build.kind - build.rest[0] / 64, b""  # uncover the deepest pile first
         else:
@@ -109,19 +108,21 @@ class MoveGenerator:
             if then is None:
                 return
             priority = build.kind
-        cols, rest_of_state = node.columns, node.state[1:]
+        cols, heights, talon, in_waste, recycles = node.state
         for d in dests or ():
             if d != s:
                 nc = list(cols)
                 nc[s] = build.rest
                 nc[d] = cols[d] + build.cards
-                out.append((priority, ("tt", s, d, build.count), (tuple(nc),) + rest_of_state, s, then))
+                out.append((priority, ("tt", s, d, build.count), (tuple(nc), heights, talon, in_waste, recycles), s,
+                            then))
         if to_empty:
-            d = empties[0]  # empty columns are all alike
+            d = node.empties[0]  # empty columns are all alike
             nc = list(cols)
             nc[s] = build.rest
             nc[d] = b"\x00" + build.cards
-            out.append((priority, ("tt", s, d, build.count), (tuple(nc),) + rest_of_state, s, then))
+            out.append((priority, ("tt", s, d, build.count), (tuple(nc), heights, talon, in_waste, recycles), s,
+                        then))
 
     def preparation_need(self, node: Node, build) -> bytes | None:
         """What must follow a build move that uncovers no card, or None when it is not worth trying."""
@@ -176,17 +177,19 @@ class MoveGenerator:
         cols, heights, talon, in_waste, recycles = node.state
         rest = talon[:i] + talon[i + 1:]
         if self.tables.free_stock:
-            after = (0, recycles)
+            at, recycles = 0, recycles
+        elif node.stock_first is not None:
+            at, recycles = i, node.stock_first[i][1]
         else:
-            after = (i, self.stock.recycles_after(talon, in_waste, recycles, i))
+            at, recycles = i, self.stock.recycles_after(talon, in_waste, recycles, i)
         if to_found:
-            out.append((TALON_TO_FOUNDATION, ("wf", i), (cols, self.codec.raised(heights, c), rest) + after, -1,
+            out.append((TALON_TO_FOUNDATION, ("wf", i), (cols, self.codec.raised(heights, c), rest, at, recycles), -1,
                         b""))
         one = BYTE[c]
         for d in list(dests or ()) + ([empty] if empty >= 0 else []):
             nc = list(cols)
             nc[d] = (cols[d] if d != empty else b"\x00") + one
-            out.append((TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), heights, rest) + after,
+            out.append((TALON_TO_COLUMN, ("wt", i, d), (tuple(nc), heights, rest, at, recycles),
                         d if self.fast_talon else -1, then))
 
     # --- back from a foundation ----------------------------------------------------------------------
@@ -196,10 +199,7 @@ class MoveGenerator:
         targets, empties = node.after_stock_targets()
         empty_ok, below_card = tables.empty_ok, node.below_card
         safe_up, talon = self.safe_up, node.state[2]
-        for g, height in enumerate(heights):
-            if height == 0 or (decks > 1 and g % decks + 1 < decks and heights[g + 1] == height):
-                continue  # an empty pile, or the twin of the next pile (the same move)
-            c = tables.card_at[g // decks][height - 1]
+        for c in self.codec.pile_tops(heights):
             if c not in targets and c != below_card and not (empties and empty_ok[c]):
                 continue  # nowhere to go
             if safe_up is not None and safe_up(c, heights, talon):

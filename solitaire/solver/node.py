@@ -2,6 +2,9 @@
 whether a preparing move is worth trying (see ``generation``)."""
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 from .columns import REVEAL
 
 UP, BELOW, TALON, EMPTY = 1, 2, 4, 8  # a need's flags: z up / the card under z down / any stock play / empty
@@ -16,6 +19,11 @@ def need(flags: int, z: int = 0) -> bytes:
 
 class Node:
     """The facts about a state that its move generation shares."""
+
+    __slots__ = ("gen", "tables", "state", "columns", "heights", "wanted", "infos", "only", "top_up",
+                 "below_card", "below_targets", "stock_free_of_restriction", "dead", "_accessible", "_worth",
+                 "targets", "empties", "stock_targets", "stock_empties", "foundation_tops", "stock_cards",
+                 "stock_fill", "stock_first")
 
     def __init__(self, gen, state, wanted: set[int], infos: list, restriction: bytes) -> None:
         self.gen, self.tables = gen, gen.tables
@@ -38,13 +46,16 @@ class Node:
             self._narrow(scope, restriction[0])
         talon = state[2]
         self.foundation_tops = gen.codec.tops(self.heights) if gen.back else NO_CARDS
+        self.stock_first = None  # talon index -> (in_waste, recycles) when first on top (``stock.talon_reach``)
         if not talon:
             self.stock_cards, self.stock_fill = NO_CARDS, 0
         elif self.tables.strict_draw:
             playable = None if self.has_progress_move() else self.playable_from_waste
             self.stock_cards, self.stock_fill = gen.stock.reachable(talon, state[3], state[4], playable)
-        else:
+        elif self.tables.free_stock:
             self.stock_cards, self.stock_fill = gen.stock.reachable(talon, state[3], state[4])
+        else:
+            self.stock_first, (self.stock_cards, self.stock_fill) = gen.stock.reach(talon, state[3], state[4])
 
     def _restrict(self, restriction: bytes):
         """Apply the need of the preparing move just played; returns the columns whose tops matter."""
@@ -85,11 +96,14 @@ class Node:
             if self.empties and self.tables.empty_ok[below]:
                 self.below_targets.append(self.empties[0])
         if scope is not only:
-            self.targets = {c: [j for j in js if j in only] for c, js in self.targets.items()}
-            self.empties = [j for j in self.empties if j in only]
             if flags & TALON:
+                # the same lists as filtering the full targets, less the cards left with none: nothing iterates
+                # these (column and foundation moves only look cards up), and the stock keeps the full targets
+                self.targets, self.empties = self._where_cards_go(sorted(only))
                 self.stock_free_of_restriction = True
             else:
+                self.targets = {c: [j for j in js if j in only] for c, js in self.targets.items()}
+                self.empties = [j for j in self.empties if j in only]
                 self.stock_targets, self.stock_empties = self.targets, self.empties
 
     def after_stock_targets(self):
@@ -110,10 +124,7 @@ class Node:
             if self.tables.decks == 1:
                 cards = set().union(*[info.movable for info in present])
             else:
-                cards = {}
-                for info in present:
-                    for b in info.movable:
-                        cards[b] = cards.get(b, 0) + 1
+                cards = Counter(chain.from_iterable(info.movable for info in present))
             self._accessible = (cards, fill)
         return self._accessible
 

@@ -26,7 +26,7 @@ class SolverOptions:
       (``pruning.walled_in``).
     * ``waste_dominance``: with draw > 1 and unlimited passes, a state is skipped when the search already
       holds the same state with the waste at a position from which drawing reaches this one
-      (``encoding.StateCodec.dominating_keys``).
+      (``encoding.StateCodec.waste_place``).
     """
 
     columns_as_a_set: bool = True

@@ -1,8 +1,8 @@
 """From the search's internal moves back to real moves, each checked against the rules."""
 from __future__ import annotations
 
-from ..moves import COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, FLIP, FOUNDATION_TO_COLUMN, WASTE_TO_COLUMN, \
-    WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
+from ..moves import COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE, \
+    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, _stock_moves, apply, is_won, legal_moves, rules
 from ..state import Position
 from .stock import talon_reach
 
@@ -20,7 +20,11 @@ class Replay:
 
     def play(self, m: Move) -> None:
         p = self.position
-        if m not in legal_moves(p):
+        if m.kind in (DRAW, RECYCLE) and not p.variant.draw_only_when_stuck:
+            allowed = _stock_moves(p, rules(p.variant))  # the same answer as legal_moves, without the columns'
+        else:
+            allowed = legal_moves(p)
+        if m not in allowed:
             raise SolverBug(f"solver bug: {m} is not legal in the replay")
         self.moves.append(m)
         p = apply(p, m)

@@ -58,17 +58,17 @@ class ProvingSearch(Search):
     def prove(self, state, key: bytes, restriction: bytes) -> int:
         """Search from a settled state not yet entered; ``FOUND_A_WIN``, or the state's low number (see the module)."""
         self.budget.spend()
-        mine = low = len(self.number)
-        self.number[key] = mine
+        number = self.number
+        mine = low = len(number)
+        number[key] = mine
         self.open.append(key)
         wanted, kids = self.ordered_children(state, restriction)
         for _, move, child, column, then in kids:
-            autos: list = []
-            child = self.settled_child(child, column, wanted, autos)
-            k, then, by = self.child_key(child, then, autos, self.number)
+            child, autos = self.settled_child(child, column, wanted)
+            k, then, by = self.child_key(child, then, autos, number)
             if k is None:
-                if by is not None and by not in self.lost:
-                    low = min(low, self.number[by])
+                if by is not None and by not in self.lost and number[by] < low:
+                    low = number[by]
                 continue
             self.path.append((move, autos))
             if sum(child[1]) == self.deck_size:
@@ -76,7 +76,8 @@ class ProvingSearch(Search):
             below = self.prove(child, k, then)
             if below == FOUND_A_WIN:
                 return FOUND_A_WIN
-            low = min(low, below)
+            if below < low:
+                low = below
             self.path.pop()
         if low == mine:
             self._record_lost(key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from heapq import heappop, heappush
+from operator import itemgetter
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 # With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
@@ -17,6 +18,9 @@ WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4
 # 200,000 states each) 51 deals decided instead of 47, while with draw 1 the cost of 4 decides 54 against 51.
 # Measured with a fixed node budget, so the figures do not depend on the machine's load.
 DRAW_MANY_COST = [0, 0, 2, 2, 2, 2, 2]
+
+
+NO_MOVES = ()  # the safe moves after a child that needs none (shared: the search keeps one per state)
 
 
 class OutOfBudget(Exception):
@@ -39,8 +43,7 @@ class Budget:
         self.nodes += 1
 
 
-def _first(item) -> float:
-    return item[0]
+_first = itemgetter(0)  # a child's priority
 
 
 class Search:
@@ -56,6 +59,9 @@ class Search:
         self.seen: set[bytes] = set()
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
+        self.key, self.draw = codec.key, codec.draw
+        self.remaining_weight, self.hidden_weight, self.talon_weight = \
+            WEIGHTS["remaining"], WEIGHTS["hidden"], WEIGHTS["talon"]  # (``score``)
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
         # (waste position, key) of the states off the draw cycle in the search, by the rest of their key (``dominated``)
         self.off_cycle: dict | None = {} if codec.tables.waste_dominance and codec.waste_dominance else None
@@ -63,19 +69,20 @@ class Search:
         self.frontier: tuple[list, dict] | None = None  # best-first's heap and parents, kept between calls
         self.tick = 0  # breaks ties in the heap: the newest state first
 
-    def settled_child(self, child, column: int, wanted: set[int], autos: list):
-        """The child with its safe moves played (cheaply when only one column's top changed)."""
+    def settled_child(self, child, column: int, wanted: set[int]):
+        """(the child with its safe moves played, those moves); cheap when only one column's top changed."""
         if column >= 0:
             col = child[0][column]
             if len(col) == 1 or col[-1] not in wanted:
-                return child
-        return self.safe.settle(*child, autos)
+                return child, NO_MOVES
+        autos: list = []
+        return self.safe.settle(*child, autos), autos
 
     def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes, bytes | None]:
         """(the child's key, or None if it is already seen, proved lost or dominated; the need it keeps; the key
         of the table entry that makes it redundant, if not proved lost). A restricted child (one that must use
         the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
-        k = self.codec.key(child)
+        k = self.key(child)
         lost = self.lost
         if k in lost:
             return None, b"", None
@@ -88,24 +95,28 @@ class Search:
                 return None, b"", None
             if k in seen:
                 return None, b"", k
-            by = None if self.off_cycle is None else self.dominated(k, child, full)
+            by = None if self.off_cycle is None else self.dominated(k, child, full, True)
             return (None, b"", by) if by is not None else (k, then, None)
-        by = None if self.off_cycle is None else self.dominated(k, child, None)
+        by = None if self.off_cycle is None else self.dominated(k, child, k, False)
         return (None, b"", by) if by is not None else (k, b"", None)
 
-    def dominated(self, k: bytes, child, full: bytes | None) -> bytes | None:
+    def dominated(self, k: bytes, child, full: bytes, restricted: bool) -> bytes | None:
         """The key of a state in the search that dominates this one (``StateCodec.waste_place``), or None. If
         there is none, and the child's waste is off the draw cycle, remember it (it is about to enter the
-        search)."""
-        prefix, place, on_cycle = self.codec.waste_place(k, child)
-        prefixes = [prefix] if full is None else [prefix, full[:-2]]
-        draw = self.codec.draw
-        for p in prefixes:
-            for q, by in self.off_cycle.get(p, ()):
-                if on_cycle or (q < place and (place - q) % draw == 0):
+        search). ``full`` is the child's unrestricted key (``k`` itself when the child is not restricted)."""
+        base, in_waste, on_cycle = self.codec.waste_place(full, child)
+        off_cycle, draw = self.off_cycle, self.draw
+        prefix = base + k[len(full):] if restricted else base  # the need kept
+        for p in (prefix, base) if restricted else (base,):
+            for q, by in off_cycle.get(p, ()):
+                if on_cycle or (q < in_waste and (in_waste - q) % draw == 0):
                     return by
         if not on_cycle:
-            self.off_cycle.setdefault(prefix, []).append((place, k))
+            found = off_cycle.get(prefix)
+            if found is None:
+                off_cycle[prefix] = [(in_waste, k)]
+            else:
+                found.append((in_waste, k))
         return None
 
     def ordered_children(self, state, restriction: bytes) -> tuple[set[int], list]:
@@ -126,8 +137,7 @@ class Search:
         self.budget.spend()
         wanted, kids = self.ordered_children(state, restriction)
         for _, move, child, column, then in kids:
-            autos: list = []
-            child = self.settled_child(child, column, wanted, autos)
+            child, autos = self.settled_child(child, column, wanted)
             k, then, _ = self.child_key(child, then, autos, self.seen)
             if k is None:
                 continue
@@ -147,35 +157,43 @@ class Search:
             root_key = self.codec.key(root)
             self.frontier = [(self.score(root), 0, 0, root_key, root, b"")], {root_key: None}
         heap, parent = self.frontier
-        cost, lost = self.move_cost, self.lost
-        while heap:
-            if heap[0][3] in lost:
-                heappop(heap)
-                continue
-            self.budget.spend()
-            _, g0, _, k0, state, restriction = heappop(heap)
-            wanted = self.codec.wanted(state[1])
-            for priority, move, child, column, then in self.generator.children(state, wanted, restriction):
-                autos: list = []
-                child = self.settled_child(child, column, wanted, autos)
-                k, then, _ = self.child_key(child, then, autos, parent)
-                if k is None:
+        cost, lost, deck_size, tick = self.move_cost, self.lost, self.deck_size, self.tick
+        spend, wanted_by, children = self.budget.spend, self.codec.wanted, self.generator.children
+        settled_child, child_key, score = self.settled_child, self.child_key, self.score
+        try:
+            while heap:
+                if heap[0][3] in lost:
+                    heappop(heap)
                     continue
-                parent[k] = (k0, move, autos)
-                if sum(child[1]) == self.deck_size:
-                    return _line_to(k, parent)
-                self.tick -= 1
-                g = g0 + cost[int(priority)]
-                heappush(heap, (self.score(child) + g, g, self.tick, k, child, then))
+                spend()
+                _, g0, _, k0, state, restriction = heappop(heap)
+                wanted = wanted_by(state[1])
+                for priority, move, child, column, then in children(state, wanted, restriction):
+                    child, autos = settled_child(child, column, wanted)
+                    k, then, _ = child_key(child, then, autos, parent)
+                    if k is None:
+                        continue
+                    parent[k] = (k0, move, autos)
+                    up = sum(child[1])
+                    if up == deck_size:
+                        return _line_to(k, parent)
+                    tick -= 1
+                    g = g0 + cost[int(priority)]
+                    heappush(heap, (score(child, up) + g, g, tick, k, child, then))
+        finally:
+            self.tick = tick  # the next call goes on with the same tie-breaks
         return None
 
-    def score(self, state) -> int:
-        """How far a state looks from a win (lower is better): cards not up, face-down cards, talon size."""
+    def score(self, state, up: int | None = None) -> int:
+        """How far a state looks from a win (lower is better): cards not up, face-down cards, talon size (``up``:
+        the cards on the foundations, when known)."""
         hidden = 0
         for col in state[0]:
             hidden += col[0]
-        w = WEIGHTS
-        return w["remaining"] * (self.deck_size - sum(state[1])) + w["hidden"] * hidden + w["talon"] * len(state[2])
+        if up is None:
+            up = sum(state[1])
+        return self.remaining_weight * (self.deck_size - up) + self.hidden_weight * hidden \
+            + self.talon_weight * len(state[2])
 
 
 def _line_to(k: bytes, parent: dict) -> list:

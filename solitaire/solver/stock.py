@@ -79,9 +79,9 @@ class StockView:
                     self.cache.clear()
                 found = self.cache[talon] = self._by_card(talon, range(len(talon)))
             return found
-        return self._reach(talon, in_waste, recycles)[1]
+        return self.reach(talon, in_waste, recycles)[1]
 
-    def _reach(self, talon: bytes, in_waste: int, recycles: int):
+    def reach(self, talon: bytes, in_waste: int, recycles: int):
         """(``talon_reach``'s first positions, the reachable cards), cached."""
         k = (talon, in_waste, recycles)
         found = self.cache.get(k)
@@ -96,7 +96,7 @@ class StockView:
     def _strict(self, talon: bytes, in_waste: int, recycles: int, playable):
         if playable is None:  # a move that makes progress exists: no draw is allowed
             return self._by_card(talon, [in_waste - 1] if in_waste else [])
-        for i in self._reach(talon, in_waste, recycles)[0]:
+        for i in self.reach(talon, in_waste, recycles)[0]:
             if i != in_waste - 1 and playable(talon[i]):
                 return self._by_card(talon, [i])
         return {}, 0
@@ -110,4 +110,4 @@ class StockView:
 
     def recycles_after(self, talon: bytes, in_waste: int, recycles: int, i: int) -> int:
         """Recycles used once talon card ``i`` is first on top of the waste."""
-        return self._reach(talon, in_waste, recycles)[0][i][1]
+        return self.reach(talon, in_waste, recycles)[0][i][1]

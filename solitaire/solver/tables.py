@@ -35,7 +35,7 @@ class RuleTables:
         self.free_stock = v.draw == 1 and passes is None and not self.strict_draw
         self.safe_from_stock = v.waste_to_foundation and v.draw == 1
         # draw > 1 with unlimited passes: a waste position off the draw cycle dominates the positions it reaches
-        # (``StateCodec.dominating_keys``)
+        # (``StateCodec.waste_place``)
         self.waste_dominance = v.draw > 1 and passes is None and not self.strict_draw
         self.threshold: list[tuple[int, ...] | None] = [None] * 64  # the lowest pile of each suit must reach
         self.stock_watch: list[tuple[int, ...]] = [()] * 64  # cards that must not be in the stock or waste
@@ -45,6 +45,7 @@ class RuleTables:
         self.column_cache: dict = {}
         self.wanted_cache: dict = {}  # foundation heights -> the cards they take next (``StateCodec.wanted``)
         self.tops_cache: dict = {}  # foundation heights -> the cards on top (``StateCodec.tops``)
+        self.pile_tops_cache: dict = {}  # foundation heights -> the piles' tops (``StateCodec.pile_tops``)
 
     def predecessors(self, c: int) -> list[int]:
         """The cards below ``c`` on its foundation."""
