@@ -1,7 +1,9 @@
 """Build positions for story tests: name the piles that matter, the rest of the deck goes to the stock."""
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
+from pathlib import Path
 
 from solitaire import Card, Position, Variant, parse_card
 from solitaire.cards import full_deck
@@ -33,3 +35,15 @@ def uncover_first(obs, moves):
             return 1
         return {"t>f": 2, "w>t": 3, "w>f": 4, "draw": 5, "recycle": 5}.get(m.kind, 6)
     return min(moves, key=priority)
+
+
+def foreign_database(path: Path, *, wal: bool = False) -> Path:
+    """Another program's SQLite file (a ``scores`` table, one row), in WAL mode if ``wal``: no results file."""
+    db = sqlite3.connect(path)
+    if wal:
+        db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE scores (player TEXT, points INTEGER)")
+    db.execute("INSERT INTO scores VALUES ('ana', 3)")
+    db.commit()
+    db.close()
+    return path

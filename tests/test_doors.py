@@ -13,11 +13,12 @@ import textwrap
 from dataclasses import replace
 
 import pytest
+from helpers import foreign_database
 
 from solitaire import KLONDIKE, Card, Game, InvalidVariantError, card
 from solitaire.cards import quote
 from solitaire.cli import main
-from solitaire.notation import MAX_POSITION_TEXT, PositionTextError, variant_from_text
+from solitaire.notation import PositionTextError, variant_from_text
 
 MESSAGE_LIMIT = 400  # characters, as in test_fuzz.py
 
@@ -140,12 +141,7 @@ def test_loading_makes_no_file_beside_a_results_file(tmp_path):
 
 def test_a_foreign_wal_mode_file_gets_no_new_files_beside_it(tmp_path):
     from solitaire.experiments import load
-    path = tmp_path / "scores.db"
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("CREATE TABLE scores (player TEXT, points INTEGER)")
-    db.commit()
-    db.close()
+    path = foreign_database(tmp_path / "scores.db", wal=True)
     before = (path.read_bytes(), sorted(os.listdir(tmp_path)))
     with pytest.raises(ValueError, match=r"no table 'games'.*left untouched"):
         load(path)

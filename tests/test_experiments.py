@@ -13,6 +13,7 @@ import time
 
 import pandas as pd
 import pytest
+from helpers import foreign_database
 
 from solitaire import ITALIAN, KLONDIKE
 from solitaire.experiments import batches, load, make_jobs, run, summary, wilson
@@ -189,12 +190,7 @@ def test_a_file_that_is_not_a_results_file_is_refused(tmp_path):
 
 def test_another_programs_database_is_left_byte_for_byte_untouched(tmp_path):
     import hashlib
-    path = tmp_path / "scores.db"
-    db = sqlite3.connect(path)
-    db.execute("CREATE TABLE scores (player TEXT, points INTEGER)")
-    db.execute("INSERT INTO scores VALUES ('ana', 3)")
-    db.commit()
-    db.close()
+    path = foreign_database(tmp_path / "scores.db")
     before = (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns, sorted(os.listdir(tmp_path)))
     for attempt in (lambda: run(["klondike"], ["greedy"], 1, results=path, workers=1, **SMALL), lambda: load(path)):
         with pytest.raises(ValueError, match=r"no table 'games'.*left untouched"):
