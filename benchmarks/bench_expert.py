@@ -3,6 +3,12 @@
     python benchmarks/bench_expert.py games [--variant klondike] [--draw 1] [--deals 30] [--first-seed 0] [--workers 1]
         [--options samples=30 max_nodes=5000]
     python benchmarks/bench_expert.py chance [--variant klondike] [--deals 20]
+    python benchmarks/bench_expert.py compare RUN.txt [RUN.txt ...] [--variant klondike] [--draw 1]
+
+``compare`` reads the game lines that ``games`` printed (one file or several, e.g. two halves of a run) and
+pairs each deal with the shipped rows of the same seed (``shipped("expert")``, ``shipped("seed_variants")``):
+the shipped expert (hindsight sampling, made at commit ``c314838``), greedy and the solver, with the deals
+won by one side only and a two-sided sign test.
 
 ``games`` plays deals first-seed .. first-seed+deals-1 with the expert (``play_game``, one process per worker),
 prints one line per game and then the win rate with its Wilson 95% interval and the mean seconds per game.
@@ -34,11 +40,22 @@ def one_game(args: tuple[str, int, int, dict]) -> tuple[int, str, int, int, floa
     expert = ExpertStrategy(seed, **options)
     cpu = time.process_time()
     r = play_game(variant_of(name, draw), seed, expert)
-    return seed, r.outcome, r.moves, r.on_foundations, r.seconds, time.process_time() - cpu, expert.samples.solves
+    solves = expert.samples.solves + (expert.planner.solves if expert.planner is not None else 0)
+    return seed, r.outcome, r.moves, r.on_foundations, r.seconds, time.process_time() - cpu, solves
+
+
+def _setting(text: str) -> int | float | str:
+    """An ExpertStrategy setting from the command line: a whole number, a number, or a word (method=reveal)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def games(a: argparse.Namespace) -> None:
-    options = {k: float(v) if k == "margin" else int(v) for k, v in (o.split("=") for o in a.options)}
+    options = {k: _setting(v) for k, v in (o.split("=", 1) for o in a.options)}
     jobs = [(a.variant, a.draw, s, options) for s in range(a.first_seed, a.first_seed + a.deals)]
     start = time.perf_counter()
     rows = []
@@ -67,9 +84,38 @@ def chance(a: argparse.Namespace) -> None:
           f"max {max(times):.2f} s over {len(times)} deals")
 
 
+def compare(a: argparse.Namespace) -> None:
+    import re
+
+    import pandas as pd
+
+    from solitaire.experiments import shipped
+    from solitaire.lessons.lesson06b import sign_test
+
+    ours = {}
+    for path in a.runs:
+        for m in re.finditer(r"^seed (\d+) (\w+)", open(path).read(), re.M):
+            ours[int(m.group(1))] = m.group(2) == "won"
+    name = a.variant if a.draw == 1 else f"{a.variant} draw={a.draw}"
+    rows = pd.concat([shipped("expert"), shipped("seed_variants")])
+    rows = rows[rows.variant == name]
+    print(f"{name}: {len(ours)} deals played; won {sum(ours.values())} ({sum(ours.values()) / len(ours):.1%})")
+    for player in ("expert", "greedy", "solver"):
+        theirs = rows[rows.strategy == player].drop_duplicates("seed").set_index("seed").outcome
+        seeds = [s for s in ours if s in theirs.index]
+        if not seeds:
+            continue
+        only_ours = sum(ours[s] and theirs[s] != "won" for s in seeds)
+        only_theirs = sum(not ours[s] and theirs[s] == "won" for s in seeds)
+        won = sum(theirs[s] == "won" for s in seeds)
+        print(f"  shipped {player:6} on the same {len(seeds)} deals: won {won} ({won / len(seeds):.1%}); won by this "
+              f"run only {only_ours}, by {player} only {only_theirs}; sign test p = {sign_test(only_ours, only_theirs):.3g}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["games", "chance"])
+    parser.add_argument("what", choices=["games", "chance", "compare"])
+    parser.add_argument("runs", nargs="*", help="compare: the output files of games runs")
     parser.add_argument("--variant", default="klondike")
     parser.add_argument("--draw", type=int, default=1)
     parser.add_argument("--deals", type=int, default=30)
@@ -78,7 +124,7 @@ def main() -> None:
     parser.add_argument("--options", nargs="*", default=[], metavar="NAME=VALUE",
                         help="ExpertStrategy settings, e.g. samples=30 max_nodes=5000")
     a = parser.parse_args()
-    (games if a.what == "games" else chance)(a)
+    {"games": games, "chance": chance, "compare": compare}[a.what](a)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,27 @@
-"""The expert: plays well without seeing the face-down cards, by hindsight sampling; and the win chance.
+"""The expert: plays well without seeing the face-down cards; and the win chance.
 
 The expert sees what a player sees (the ``Observation``) and remembers what it saw earlier in the game
-(``solitaire.knowledge.Memory``). To choose a move it deals the unseen cards at random in ways consistent
-with what it knows (*samples*), solves each sample with the kit's solver under a small node budget, and
-plays the move that wins in the most samples (hindsight optimisation). Because each sample is solved as if
-its cards were known, the count is optimistic: it cannot see that a move which reveals nothing now may
-be worth less than one that reveals a card first.
+(``solitaire.knowledge.Memory``). It deals the unseen cards at random in ways consistent with what it knows
+(*samples*) and solves each sample with the kit's solver under a small node budget. It has two methods:
 
-Where it pays, it thinks less or more:
+* ``method="reveal"``: **deciding where information arrives** (``solitaire.reveal``). Nothing new can be
+  learnt until a card is turned up, so the expert chooses the whole way to the next card to turn up: among
+  the *reveal points* (positions reachable by moves that show nothing, then one move that shows a card) it
+  keeps the one the solver wins most often *after* the card is shown, on layouts shared by every point, and
+  plays its moves one a turn. With every card known it solves the game outright.
+* ``method="hop"``: **hindsight sampling** of every legal move: the move that wins in the most samples.
+  Because each sample is solved as if its cards were known from the first move on, the count is
+  optimistic: it cannot see that a move which reveals nothing now may be worth less than one that reveals a
+  card first.
+
+Where it pays, both think less:
 
 * **No deliberation for safe moves**: the only legal move, turning a face-down card up, a card that no
   column can need going to its foundation, and (with unlimited passes) drawing while the waste card has no
   play, which shows a stock card for free.
+
+Hindsight sampling also reuses and grows its samples:
+
 * **Reuse**: after a move, each sample is played on and *repaired* (where it shows a card other than the one
   really turned up, the two cards swap places, which keeps the samples uniformly spread over the layouts
   still possible). A sample whose winning line still replays keeps it; only the others are solved again.
@@ -36,6 +46,7 @@ from .moves import DRAW, FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply
 from .solver import solve
 from .state import Observation, Position
 from .players import SAFE_FOUNDATION, GreedyStrategy
+from .reveal import RevealPlanner
 
 UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 
@@ -146,36 +157,59 @@ class Decision(NamedTuple):
     samples: int
 
 
-DEFAULTS = dict(samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4, min_samples=6)
+DEFAULTS = dict(method="hop", samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4,
+                min_samples=6, budget=40, max_states=2000, max_points=16, exact_nodes=50000)
+METHODS = ("hop", "reveal")  # hindsight sampling of every move; or deciding at reveal points (solitaire.reveal)
+_HOP_ONLY = ("samples", "max_samples", "margin", "check", "settle", "min_samples")
+_REVEAL_ONLY = ("budget", "max_states", "max_points", "exact_nodes")
 
 
 def settings_text(**changes) -> str:
-    """The expert's settings in words, as experiments record them: ``samples=20 max_samples=40 ...``."""
-    return " ".join(f"{k}={v:g}" for k, v in (DEFAULTS | changes).items())
+    """The expert's settings in words, as experiments record them: ``samples=20 max_samples=40 ...`` (the
+    settings of the other method left out)."""
+    settings = DEFAULTS | changes
+    unused = _REVEAL_ONLY if settings["method"] == "hop" else _HOP_ONLY
+    return " ".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}" for k, v in settings.items()
+                    if k not in unused and not (k == "method" and v == "hop"))
 
 
 class ExpertStrategy:
-    """Hindsight sampling over the layouts consistent with what it has seen (see the module docstring).
+    """Sampling over the layouts consistent with what it has seen (see the module docstring); each sample is
+    solved with at most ``max_nodes`` states (a cap that runs out counts as a loss).
 
-    ``samples`` layouts per decision (up to ``max_samples`` when the best two moves are close, within
-    ``margin`` of the samples), each solved with at most ``max_nodes`` states; the ``check`` leading moves
-    are then each tried in every sample. ``scout``, ``safe`` and ``reuse`` switch the improvements off
-    (to measure what each is worth).
+    ``method="reveal"``: ``budget`` solves per decision, spread over at most ``max_points`` reveal points
+    found within ``max_states`` positions; ``exact_nodes`` states for the outright solve once every card is
+    known. ``method="hop"``: ``samples`` layouts per decision (up to ``max_samples`` when the best two moves
+    are close, within ``margin`` of the samples); the ``check`` leading moves are then each tried in every
+    sample. ``scout``, ``safe`` and ``reuse`` switch the improvements off (to measure what each is worth).
     """
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, *, samples: int = DEFAULTS["samples"],
+    def __init__(self, seed: int = 0, *, method: str = DEFAULTS["method"], samples: int = DEFAULTS["samples"],
                  max_samples: int = DEFAULTS["max_samples"], max_nodes: int = DEFAULTS["max_nodes"],
                  margin: float = DEFAULTS["margin"], check: int = DEFAULTS["check"],
                  settle: int = DEFAULTS["settle"], min_samples: int = DEFAULTS["min_samples"],
+                 budget: int = DEFAULTS["budget"], max_states: int = DEFAULTS["max_states"],
+                 max_points: int = DEFAULTS["max_points"], exact_nodes: int = DEFAULTS["exact_nodes"],
                  scout: bool = True, safe: bool = True, reuse: bool = True) -> None:
         if samples < 1 or max_samples < samples or max_nodes < 1:
             raise ValueError(f"need samples >= 1, max_samples >= samples and max_nodes >= 1, got samples={samples}, "
                              f"max_samples={max_samples}, max_nodes={max_nodes}")
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if min(budget, max_states, max_points, exact_nodes) < 1:
+            raise ValueError(f"need budget, max_states, max_points and exact_nodes >= 1, got budget={budget}, "
+                             f"max_states={max_states}, max_points={max_points}, exact_nodes={exact_nodes}")
+        self.settings = dict(method=method, samples=samples, max_samples=max_samples, max_nodes=max_nodes,
+                             margin=margin, check=check, settle=settle, min_samples=min_samples, budget=budget,
+                             max_states=max_states, max_points=max_points, exact_nodes=exact_nodes,
+                             scout=scout, safe=safe, reuse=reuse)
         self.seed, self.n, self.max_samples, self.margin, self.check = seed, samples, max_samples, margin, check
         self.scout, self.safe, self.reuse = scout, safe, reuse
         self.settle, self.min_samples = settle, min_samples
+        self.planner = RevealPlanner(budget, max_nodes, max_states, max_points, exact_nodes) \
+            if method == "reveal" else None
         self.memory = Memory()
         self.samples = Samples(random.Random(seed), max_nodes)
         self.greedy = GreedyStrategy(resign=True)
@@ -197,8 +231,12 @@ class ExpertStrategy:
         True
         """
         self.memory = Memory()
+        if self.planner is not None:
+            self.planner.forget()
         for obs in observations:
             self.memory.update(obs)
+            if self.planner is not None:
+                self.planner.watch(obs, self.memory.restarted)
         self.samples = Samples(random.Random(self.seed), self.samples.max_nodes)
         self.last, self._played = None, None
 
@@ -206,6 +244,12 @@ class ExpertStrategy:
         if not moves:
             raise ValueError("choose needs at least one legal move, got none: the game is over")
         k = self.memory.update(obs)
+        if self.planner is not None:
+            self.planner.watch(obs, self.memory.restarted)
+            planned = self.planner.next_move(obs, moves)
+            if planned is not None:
+                self.last, self._played = (obs, Decision(planned, "planned", {}, 0)), planned
+                return planned
         if not (self.reuse and self._played is not None and self.samples.advance(self._played, k)):
             self.samples.reset(k)
         decision = self.decide(k, list(moves))
@@ -222,8 +266,12 @@ class ExpertStrategy:
                 if m.kind == FLIP or self.greedy.rule(obs, m)[0] == SAFE_FOUNDATION[0]:
                     return Decision(m, "safe", {}, 0)
         if self.scout and obs.variant.passes is None and None in k.stock and Move(DRAW) in moves and \
-                not any(m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION) for m in moves):
-            return Decision(Move(DRAW), "scout", {}, 0)
+                (self.planner is not None or not any(m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION) for m in moves)):
+            return Decision(Move(DRAW), "scout", {}, 0)  # (the reveal method looks at the whole stock first)
+        if self.planner is not None:
+            choice = self.planner.decide(k, moves, self.samples.rng)
+            if choice is not None:
+                return Decision(*choice)
         return self._deliberate(obs, moves)
 
     def _deliberate(self, obs: Observation, moves: list[Move]) -> Decision:
@@ -280,16 +328,28 @@ class ExpertStrategy:
 
     def explain(self, obs: Observation, move: Move) -> str:
         if self.last is None or self.last[0] != obs:  # not the position it last decided: think afresh
-            probe = ExpertStrategy(self.seed, samples=self.n, max_samples=self.max_samples,
-                                   max_nodes=self.samples.max_nodes, margin=self.margin, check=self.check)
+            probe = ExpertStrategy(self.seed, **self.settings)
             k = probe.memory.update(obs)
+            if probe.planner is not None:
+                probe.planner.watch(obs, True)
             probe.samples.reset(k)
             moves = legal_moves(sample_layout(k, random.Random(0)))
             self.last = (obs, probe.decide(k, moves))
         return _sentence(move, self.last[1])
 
     def __repr__(self) -> str:
+        if self.planner is not None:
+            return f"ExpertStrategy(seed={self.seed}, method='reveal', budget={self.planner.budget}, " \
+                   f"max_nodes={self.samples.max_nodes})"
         return f"ExpertStrategy(seed={self.seed}, samples={self.n}, max_nodes={self.samples.max_nodes})"
+
+
+REVEAL_SENTENCES = {
+    "reveal": "{move} starts the way to the next card to turn up that was won most often after it turned up: "
+              "in {wins} of {samples} ways the hidden cards could lie.",
+    "solved": "{move} starts a win: every card is known, and the solver found the way.",
+    "planned": "{move} is the next step of the way the expert chose to the next card to turn up.",
+}
 
 
 def _sentence(move: Move, d: Decision) -> str:
@@ -301,6 +361,8 @@ def _sentence(move: Move, d: Decision) -> str:
     if d.how == "scout" and move == d.move:
         return f"{move} shows a stock card for free (the waste card has no play, and every stock card comes round " \
                "again), so the expert looks before it thinks."
+    if d.how in ("reveal", "solved", "planned") and move == d.move:
+        return REVEAL_SENTENCES[d.how].format(move=move, samples=d.samples, wins=d.wins.get(move, 0))
     if d.wins and max(d.wins.values()) == 0:
         return f"{move}: none of {d.samples} ways the hidden cards could lie was won within the search budget, " \
                "so the greedy player's rules decide."

@@ -61,10 +61,12 @@ class Memory:
         self.last: Observation | None = None
         self.stock: list[Card | None] = []
         self.seen: Counter = Counter()
+        self.restarted = True  # did the last update start afresh (a new game, or a jump)?
 
     def update(self, obs: Observation) -> Knowledge:
         """Take in the next observation and return what is known now."""
-        if self.last is not None and _follows(self.last, obs):
+        self.restarted = self.last is None or not _follows(self.last, obs)
+        if not self.restarted:
             self._step(self.last, obs)
         else:
             self.stock = [None] * obs.stock_size
@@ -96,7 +98,8 @@ class Memory:
         turned = list(prev.waste[::-1])  # a recycle turns the waste over: its first card becomes the top
         if prev.stock_size == 0 and obs.stock_size <= len(turned):
             kept = turned[:obs.stock_size]
-            if not Counter(kept) & visible_cards(obs):
+            decks, visible = obs.variant.decks, visible_cards(obs)
+            if all(n + visible[c] <= decks for c, n in Counter(kept).items()):  # no card more often than the decks hold
                 self.stock = kept
                 return
         self.stock = [None] * obs.stock_size

@@ -90,6 +90,21 @@ def test_memory_learns_the_stock_only_by_watching_it():
     assert memory.update(observe(p)).stock == p.stock
 
 
+def test_memory_learns_a_two_deck_stock_although_its_twins_are_in_sight():
+    # SoliJoy: a stock card's twin may lie face up in a column; the turned-over waste is still the stock
+    p = deal(SOLIJOY, 2)
+    memory = Memory()
+    memory.update(observe(p))
+    while p.stock:
+        p = apply(p, Move("draw"))
+        memory.update(observe(p))
+    p = apply(p, Move("recycle"))
+    k = memory.update(observe(p))
+    twins = Counter(p.stock) & Counter(c for col in observe(p).columns for c in col)
+    assert twins, "this deal shows a twin of a stock card, the case the memory once refused"
+    assert k.stock == p.stock
+
+
 def test_face_down_cards_are_never_known_and_samples_are_consistent():
     g = Game("klondike", seed=4)
     k = game_knowledge(g)

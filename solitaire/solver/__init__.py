@@ -106,13 +106,14 @@ def first_best_first(v: Variant) -> int:
 
 
 def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int | None = None,
-          options: SolverOptions | None = None) -> SolveResult:
+          options: SolverOptions | None = None, verdict_only: bool = False) -> SolveResult:
     """Search for a win from a Game's current position or a Position, knowing every card.
 
     ``max_seconds`` (wall-clock time for the whole call) and ``max_nodes`` (states expanded, exactly) bound
     the effort; either may be None (not both, for a huge variant). The result's ``moves`` replay with
     ``Game.play`` from that position to a win when the status is "won". ``options`` turns pruning ideas
-    off (``SolverOptions``).
+    off (``SolverOptions``). With ``verdict_only`` a win comes without its moves (the same search, minus the
+    replay that writes and checks them): for callers that count wins, such as the expert's samples.
 
     >>> from solitaire import Game
     >>> solve(Game("klondike", 3), max_nodes=5000).status
@@ -137,7 +138,7 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
     try:
         status, internal, flips, nodes = solver.run(p, start, max_seconds, max_nodes, deadline)
         solver = None  # free the search's tables inside the call, so its time is counted
-        moves = real_moves(p, flips, internal) if status == Outcome.WON else []
+        moves = real_moves(p, flips, internal) if status == Outcome.WON and not verdict_only else []
     finally:
         sys.setrecursionlimit(limit)
         if gc_was_on:

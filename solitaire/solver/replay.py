@@ -61,7 +61,9 @@ def real_moves(p: Position, flips: list[int], internal: list[tuple]) -> list[Mov
     ``p``; each is checked to be legal, and the last position to be won."""
     replay = Replay(p)
     for j in flips:
-        replay.play(Move(FLIP, j))
+        col, h = replay.position.columns[j], replay.position.hidden[j]
+        if col and h >= len(col):  # (playing an earlier flip turned up every other face-down top already)
+            replay.play(Move(FLIP, j))
     for m in internal:
         replay.internal(m)
     if not is_won(replay.position):

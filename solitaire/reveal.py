@@ -1,0 +1,235 @@
+"""Deciding where information arrives: the expert's choice between the next cards to turn up.
+
+Hindsight sampling (``solitaire.expert``'s older method) asks of every legal move "in how many of the ways
+the hidden cards could lie does a win start with this move?". Each sample is solved as if all its cards were
+known, so every move after the first is chosen *knowing* the hidden cards: the count is optimistic, and it
+cannot tell a move that shows a card from one that shows nothing.
+
+A player learns something new only at a *reveal*: a face-down card turned up (``flip t3``, or a column
+emptied down to a face-down card where the variant turns it up by itself) or a draw that shows a stock card
+never seen. Between two reveals nothing new can be learnt, so nothing is lost by deciding, before moving,
+the whole way to the next reveal. The choice is then between *reveal points*: the positions reachable
+with moves that show nothing, each followed by one move that shows a card. ``reveal_points`` lists them
+(a breadth-first search over the moves that show nothing); ``best_reveal_point`` spreads the samples over
+them by sequential halving and keeps the one the solver wins most often *after* the card is shown. Only
+what follows the reveal is solved with hindsight, so the optimism is confined to after the next card.
+
+Everything here sees only the knowledge (``solitaire.knowledge.Knowledge``) and positions dealt from it; a
+*carrier* is any one such layout, used to play moves whose legality depends only on what is visible.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .endgame import WON
+from .knowledge import Knowledge, sample_layout
+from .moves import DRAW, FLIP, Move, apply, is_won, legal_moves
+from .solver import solve
+from .state import Position
+
+
+class RevealPoint(NamedTuple):
+    """Moves that show nothing (``path``), then the move that shows a card (``reveal``; None when the path
+    itself wins the game)."""
+
+    path: tuple[Move, ...]
+    reveal: Move | None
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return self.path if self.reveal is None else self.path + (self.reveal,)
+
+
+def seen_key(p: Position) -> tuple:
+    """What a player tells positions apart by within one game (what ``observe`` shows, without the recycle
+    count): a position with this key was already played through."""
+    return len(p.stock), p.waste, p.foundations, tuple(c[h:] for c, h in zip(p.columns, p.hidden)), p.hidden
+
+
+def shows_a_card(k: Knowledge, p: Position, m: Move, q: Position) -> bool:
+    """Does move ``m`` from ``p`` (to ``q``) show a card the knowledge ``k`` does not hold?
+
+    A flip, a column move after which the variant turns up a face-down card, and a draw that takes a stock
+    slot whose card was never seen. After a recycle the whole stock was watched, so its draws show nothing.
+    """
+    if m.kind == FLIP or q.hidden != p.hidden:
+        return True
+    if m.kind != DRAW or p.recycles != k.obs.recycles:
+        return False
+    n = min(p.variant.draw, len(p.stock))
+    return any(k.stock[i] is None for i in range(len(p.stock) - n, len(p.stock)))
+
+
+def _canonical(k: Knowledge, p: Position) -> tuple:
+    """``p`` up to what cannot matter: the columns as a set, and with unlimited passes and a fully watched
+    stock, the stock and waste as the set of their cards (drawing round reaches every waste position again)."""
+    columns = tuple(sorted(zip(p.hidden, p.columns)))
+    watched = p.recycles != k.obs.recycles or None not in k.stock[:len(p.stock)]
+    talon = tuple(sorted(p.stock + p.waste)) if p.variant.passes is None and watched else (p.stock, p.waste)
+    return columns, p.foundations, talon
+
+
+def _point_key(k: Knowledge, p: Position, m: Move) -> tuple:
+    """Reveal points that differ only where it cannot matter share this key: the position before the reveal
+    and the pile where the card will be shown."""
+    target = "draw" if m.kind == DRAW else (p.hidden[m.source], p.columns[m.source])
+    return _canonical(k, p), target
+
+
+def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], seen: set,
+                  max_states: int = 2000, max_points: int = 16) -> list[RevealPoint]:
+    """The reveal points reachable from ``carrier``, nearest first (at most ``max_points``, searching at
+    most ``max_states`` positions). The first move is one of ``first_moves``; no path passes through a
+    position whose ``seen_key`` is in ``seen`` (the perfect-memory player never goes back). A path that wins
+    without showing a card is returned alone.
+    """
+    points: list[RevealPoint] = []
+    keys: set = set()
+    visited = {seen_key(carrier)}
+    queue = deque([(carrier, ())])
+    while queue and len(visited) < max_states:
+        p, path = queue.popleft()
+        for m in (first_moves if not path else legal_moves(p)):
+            q = apply(p, m)
+            if shows_a_card(k, p, m, q):
+                key = _point_key(k, p, m)
+                if key not in keys:
+                    keys.add(key)
+                    points.append(RevealPoint(path, m))
+                continue
+            if is_won(q):
+                return [RevealPoint(path + (m,), None)]
+            key = seen_key(q)
+            if key in visited or key in seen:
+                continue
+            visited.add(key)
+            queue.append((q, path + (m,)))
+        if len(points) >= max_points:
+            break
+    return points[:max_points]
+
+
+class Trial:
+    """Sample layouts shared by every reveal point (common random numbers make the comparison fairer), and
+    each point's results on them: won within the node cap or not (a cap that runs out counts as a loss)."""
+
+    def __init__(self, k: Knowledge, points: list[RevealPoint], rng: random.Random, max_nodes: int) -> None:
+        self.k, self.points, self.rng, self.max_nodes = k, points, rng, max_nodes
+        self.layouts: list[Position] = []
+        self.results: list[list[bool]] = [[] for _ in points]
+        self.solves = 0
+
+    def wins(self, i: int) -> int:
+        return sum(self.results[i])
+
+    def extend(self, i: int, n: int) -> None:
+        """Solve point ``i`` on the first ``n`` shared layouts."""
+        while len(self.layouts) < n:
+            self.layouts.append(sample_layout(self.k, self.rng))
+        for layout in self.layouts[len(self.results[i]):n]:
+            self.results[i].append(self._won_after(layout, self.points[i]))
+
+    def _won_after(self, layout: Position, point: RevealPoint) -> bool:
+        p = layout
+        for m in point.moves:
+            p = apply(p, m)
+        if is_won(p):
+            return True
+        self.solves += 1
+        return solve(p, max_seconds=None, max_nodes=self.max_nodes, verdict_only=True).status == WON
+
+
+def best_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random, budget: int,
+                      max_nodes: int) -> tuple[int, Trial]:
+    """The index of the reveal point most often won after its reveal, by sequential halving.
+
+    Each round gives the points still in play an equal share of the round's solves (on the same layouts),
+    then keeps the better half; ``budget`` solves in all, at least one layout a point a round. Ties go to the
+    nearer point (fewer moves committed before anything is learnt). Returns the winner and the trial, whose
+    counts say how it was chosen.
+    """
+    trial = Trial(k, points, rng, max_nodes)
+    alive = list(range(len(points)))
+    rounds = max(1, math.ceil(math.log2(len(points))))
+    n = 0
+    for _ in range(rounds):
+        n += max(1, budget // (rounds * len(alive)))
+        for i in alive:
+            trial.extend(i, n)
+        alive.sort(key=lambda i: (-trial.wins(i), i))
+        if len(alive) == 1 or trial.wins(alive[0]) == 0 and n >= budget:
+            break
+        alive = alive[:max(1, math.ceil(len(alive) / 2))]
+    return alive[0], trial
+
+
+class RevealPlanner:
+    """The expert's reveal-point method: choose a reveal point, then play its moves one a turn.
+
+    It keeps the ``seen_key`` of every position of the game it watched (a path never goes back to one) and
+    the plan: the chosen point's moves, each with the key of the position it is to be played from. A plan
+    is dropped as soon as the game is not where the plan expected (another move was played, or the move is
+    not offered). With at most one unknown card (every card known, or the last one known by elimination) it
+    solves the position outright, with ``exact_nodes`` states, and follows the winning line.
+    """
+
+    def __init__(self, budget: int, max_nodes: int, max_states: int, max_points: int, exact_nodes: int) -> None:
+        self.budget, self.max_nodes, self.max_states = budget, max_nodes, max_states
+        self.max_points, self.exact_nodes = max_points, exact_nodes
+        self.seen: set = set()
+        self.plan: list[tuple[Move, tuple]] = []
+        self.solves = 0
+
+    def forget(self) -> None:
+        self.seen, self.plan = set(), []
+
+    def watch(self, obs, restarted: bool) -> None:
+        """Take in the observation of the position the game is in now."""
+        if restarted:
+            self.forget()
+        self.seen.add(_observed_key(obs))
+
+    def next_move(self, obs, moves: Sequence[Move]) -> Move | None:
+        """The plan's next move, if the game is where the plan expected and the move is offered."""
+        if self.plan and self.plan[0][1] == _observed_key(obs) and self.plan[0][0] in moves:
+            return self.plan.pop(0)[0]
+        self.plan = []
+        return None
+
+    def decide(self, k: Knowledge, moves: Sequence[Move], rng: random.Random):
+        """(move, how, wins, samples) from a chosen reveal point, or None where the method has no answer
+        (no reveal point can be reached): the expert then samples every move with hindsight."""
+        carrier = sample_layout(k, rng)  # any layout will do: what is legal depends on visible cards only
+        if k.unknown_slots <= 1:
+            r = solve(carrier, max_seconds=None, max_nodes=self.exact_nodes)
+            self.solves += 1
+            if r.status == WON and r.moves and r.moves[0] in moves:
+                self._follow(carrier, r.moves[1:], r.moves[0])
+                return r.moves[0], "solved", {}, 1
+        points = reveal_points(k, carrier, moves, self.seen, self.max_states, self.max_points)
+        if not points:
+            return None
+        best, n, wins = 0, 0, 0
+        if len(points) > 1:
+            best, trial = best_reveal_point(k, points, rng, self.budget, self.max_nodes)
+            self.solves += trial.solves
+            n, wins = len(trial.results[best]), trial.wins(best)
+        chosen = points[best].moves
+        self._follow(carrier, chosen[1:], chosen[0])
+        return chosen[0], "reveal", {chosen[0]: wins}, n
+
+    def _follow(self, carrier: Position, rest: Sequence[Move], first: Move) -> None:
+        p = apply(carrier, first)
+        self.plan = []
+        for m in rest:
+            self.plan.append((m, seen_key(p)))
+            p = apply(p, m)
+
+
+def _observed_key(obs) -> tuple:
+    """``seen_key`` of an observation (the same tuple as for the position it shows)."""
+    return obs.stock_size, obs.waste, obs.foundations, obs.columns, obs.hidden
