@@ -157,11 +157,11 @@ class Decision(NamedTuple):
     samples: int
 
 
-DEFAULTS = dict(method="hop", samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4,
-                min_samples=6, budget=40, max_states=2000, max_points=16, exact_nodes=50000)
+DEFAULTS = dict(method="reveal", samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4,
+                min_samples=6, budget=40, max_states=2000, max_points=16, per_reveal=2, exact_nodes=50000)
 METHODS = ("hop", "reveal")  # hindsight sampling of every move; or deciding at reveal points (solitaire.reveal)
 _HOP_ONLY = ("samples", "max_samples", "margin", "check", "settle", "min_samples")
-_REVEAL_ONLY = ("budget", "max_states", "max_points", "exact_nodes")
+_REVEAL_ONLY = ("budget", "max_states", "max_points", "per_reveal", "exact_nodes")
 
 
 def settings_text(**changes) -> str:
@@ -191,24 +191,27 @@ class ExpertStrategy:
                  margin: float = DEFAULTS["margin"], check: int = DEFAULTS["check"],
                  settle: int = DEFAULTS["settle"], min_samples: int = DEFAULTS["min_samples"],
                  budget: int = DEFAULTS["budget"], max_states: int = DEFAULTS["max_states"],
-                 max_points: int = DEFAULTS["max_points"], exact_nodes: int = DEFAULTS["exact_nodes"],
+                 max_points: int = DEFAULTS["max_points"], per_reveal: int = DEFAULTS["per_reveal"],
+                 exact_nodes: int = DEFAULTS["exact_nodes"],
                  scout: bool = True, safe: bool = True, reuse: bool = True) -> None:
         if samples < 1 or max_samples < samples or max_nodes < 1:
             raise ValueError(f"need samples >= 1, max_samples >= samples and max_nodes >= 1, got samples={samples}, "
                              f"max_samples={max_samples}, max_nodes={max_nodes}")
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-        if min(budget, max_states, max_points, exact_nodes) < 1:
-            raise ValueError(f"need budget, max_states, max_points and exact_nodes >= 1, got budget={budget}, "
-                             f"max_states={max_states}, max_points={max_points}, exact_nodes={exact_nodes}")
+        if min(budget, max_states, max_points, per_reveal, exact_nodes) < 1:
+            raise ValueError(f"need budget, max_states, max_points, per_reveal and exact_nodes >= 1, got "
+                             f"budget={budget}, max_states={max_states}, max_points={max_points}, "
+                             f"per_reveal={per_reveal}, exact_nodes={exact_nodes}")
         self.settings = dict(method=method, samples=samples, max_samples=max_samples, max_nodes=max_nodes,
                              margin=margin, check=check, settle=settle, min_samples=min_samples, budget=budget,
-                             max_states=max_states, max_points=max_points, exact_nodes=exact_nodes,
+                             max_states=max_states, max_points=max_points, per_reveal=per_reveal,
+                             exact_nodes=exact_nodes,
                              scout=scout, safe=safe, reuse=reuse)
         self.seed, self.n, self.max_samples, self.margin, self.check = seed, samples, max_samples, margin, check
         self.scout, self.safe, self.reuse = scout, safe, reuse
         self.settle, self.min_samples = settle, min_samples
-        self.planner = RevealPlanner(budget, max_nodes, max_states, max_points, exact_nodes) \
+        self.planner = RevealPlanner(budget, max_nodes, max_states, max_points, per_reveal, exact_nodes) \
             if method == "reveal" else None
         self.memory = Memory()
         self.samples = Samples(random.Random(seed), max_nodes)

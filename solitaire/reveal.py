@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -80,15 +80,30 @@ def _point_key(k: Knowledge, p: Position, m: Move) -> tuple:
     return _canonical(k, p), target
 
 
+def _revealed_slot(p: Position, m: Move) -> tuple:
+    """Which unknown slot a reveal turns up: a column's top face-down card, or the stock's next unseen one."""
+    if m.kind == DRAW:
+        return ("stock",)
+    if m.kind == FLIP:
+        return "column", m.source
+    return "column", m.source, p.hidden[m.source]  # a column move after which the variant turns a card up
+
+
 def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], seen: set,
-                  max_states: int = 2000, max_points: int = 16) -> list[RevealPoint]:
+                  max_states: int = 2000, max_points: int = 16, per_reveal: int = 2) -> list[RevealPoint]:
     """The reveal points reachable from ``carrier``, nearest first (at most ``max_points``, searching at
     most ``max_states`` positions). The first move is one of ``first_moves``; no path passes through a
     position whose ``seen_key`` is in ``seen`` (the perfect-memory player never goes back). A path that wins
     without showing a card is returned alone.
+
+    At most ``per_reveal`` points turn up the same card (the same column's next card, or the next stock
+    card): the nearest ones, which commit to the fewest moves before anything is learnt. Without that cap the
+    points are mostly the first reveal reached by many detours (a waste card played on the way, draws in
+    another order), and other reveals go unweighed.
     """
     points: list[RevealPoint] = []
     keys: set = set()
+    per_card: Counter = Counter()
     visited = {seen_key(carrier)}
     queue = deque([(carrier, ())])
     while queue and len(visited) < max_states:
@@ -96,9 +111,10 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
         for m in (first_moves if not path else legal_moves(p)):
             q = apply(p, m)
             if shows_a_card(k, p, m, q):
-                key = _point_key(k, p, m)
-                if key not in keys:
+                key, card = _point_key(k, p, m), _revealed_slot(p, m)
+                if key not in keys and per_card[card] < per_reveal:
                     keys.add(key)
+                    per_card[card] += 1
                     points.append(RevealPoint(path, m))
                 continue
             if is_won(q):
@@ -177,9 +193,10 @@ class RevealPlanner:
     solves the position outright, with ``exact_nodes`` states, and follows the winning line.
     """
 
-    def __init__(self, budget: int, max_nodes: int, max_states: int, max_points: int, exact_nodes: int) -> None:
+    def __init__(self, budget: int, max_nodes: int, max_states: int, max_points: int, per_reveal: int,
+                 exact_nodes: int) -> None:
         self.budget, self.max_nodes, self.max_states = budget, max_nodes, max_states
-        self.max_points, self.exact_nodes = max_points, exact_nodes
+        self.max_points, self.per_reveal, self.exact_nodes = max_points, per_reveal, exact_nodes
         self.seen: set = set()
         self.plan: list[tuple[Move, tuple]] = []
         self.solves = 0
@@ -210,7 +227,7 @@ class RevealPlanner:
             if r.status == WON and r.moves and r.moves[0] in moves:
                 self._follow(carrier, r.moves[1:], r.moves[0])
                 return r.moves[0], "solved", {}, 1
-        points = reveal_points(k, carrier, moves, self.seen, self.max_states, self.max_points)
+        points = reveal_points(k, carrier, moves, self.seen, self.max_states, self.max_points, self.per_reveal)
         if not points:
             return None
         best, n, wins = 0, 0, 0

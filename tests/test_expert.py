@@ -15,7 +15,7 @@ from solitaire.experiments import wilson as experiments_wilson
 from solitaire.knowledge import Memory, count_layouts, game_knowledge, repair, sample_layout
 from solitaire.strategies import get_strategy, play_game
 
-FAST = dict(samples=4, max_samples=6, max_nodes=300)  # a small expert, for tests that play whole games
+FAST = dict(method="hop", samples=4, max_samples=6, max_nodes=300)  # a small hindsight-sampling expert
 
 
 def shuffled_hidden(p: Position, seed: int) -> Position:
@@ -52,18 +52,22 @@ def test_positions_that_look_the_same_get_the_same_moves(variant):
     assert lockstep(a, b, seed=5, **FAST) >= 1
 
 
-def test_a_position_deep_in_a_game_with_the_stock_seen_gets_the_same_move():
+SMALL_REVEAL = dict(method="reveal", budget=6, max_nodes=300, max_states=300, max_points=6)
+
+
+@pytest.mark.parametrize("settings", [FAST, SMALL_REVEAL], ids=["hop", "reveal"])
+def test_a_position_deep_in_a_game_with_the_stock_seen_gets_the_same_move(settings):
     # a game in which the waste was turned over once: the expert knows the stock from memory, not from the Position
     p = deal(KLONDIKE, 11)
-    expert = ExpertStrategy(2, **FAST)
+    expert = ExpertStrategy(2, **settings)
     for _ in range(60):
         m = expert.choose(observe(p), legal_moves(p))
         p = apply(p, m)
     twin = shuffled_hidden(p, 4)
     assert observe(twin) == observe(p) and twin != p
-    again = ExpertStrategy(2, **FAST)
+    again = ExpertStrategy(2, **settings)
     q = deal(KLONDIKE, 11)
-    other = ExpertStrategy(2, **FAST)
+    other = ExpertStrategy(2, **settings)
     for _ in range(60):  # the same history, then the two endings
         m = again.choose(observe(q), legal_moves(q))
         other.choose(observe(q), legal_moves(q))
@@ -154,15 +158,17 @@ def test_games_end_and_runs_are_seeded():
 def test_the_expert_is_a_built_in_strategy_and_explains_in_one_sentence():
     expert = get_strategy("expert", seed=3)
     assert isinstance(expert, ExpertStrategy) and expert.name == "expert" and expert.seed == 3
-    p = make(KLONDIKE, ["K♣ Q♥", "J♠", "J♣"], hidden=[1, 0, 0], foundations=["A♥"])
+    p = make(KLONDIKE, ["K♣ Q♥", "J♠", "J♣"], hidden=[1, 0, 0], foundations=["A♥"], waste="2♥ 9♦")
     moves = legal_moves(p)
-    s = ExpertStrategy(0, samples=6)
-    m = s.choose(observe(p), moves)
-    why = s.explain(observe(p), m)
-    assert why.startswith(str(m)) and why.endswith(".") and why.count(". ") == 0
-    decision = s.last[1]
-    if decision.how == "sampled":
-        assert f"wins in {decision.wins[m]} of {decision.samples} ways the hidden cards could lie" in why
+    for method, how, words in [("hop", "sampled", "wins in {wins} of {n} ways the hidden cards could lie"),
+                               ("reveal", "reveal", "in {wins} of {n} ways the hidden cards could lie")]:
+        s = ExpertStrategy(0, method=method, samples=6, budget=8, scout=False, safe=False)
+        m = s.choose(observe(p), moves)
+        why = s.explain(observe(p), m)
+        assert why.startswith(str(m)) and why.endswith(".") and why.count(". ") == 0
+        decision = s.last[1]
+        assert decision.how == how, f"{method}: the position has a choice to weigh"
+        assert words.format(wins=decision.wins[m], n=decision.samples) in why
 
 
 def test_hints_and_explanations_for_a_fresh_observation():
@@ -231,6 +237,6 @@ def test_experiments_with_the_expert_in_parallel_and_resumed(tmp_path):
     # equal seconds mean the rows were read back from the file, not played again
     assert more[(more["strategy"] == "expert") & (more["seed"] < 2)]["seconds"].tolist() == first["seconds"].tolist()
     assert len(load(path)) == 6
-    assert set(more[more["strategy"] == "expert"]["budget"]) == {"max_moves=5000 samples=20 max_samples=40 "
-                                                                 "max_nodes=2000 margin=0.15 check=3 settle=4 "
-                                                                 "min_samples=6"}
+    assert set(more[more["strategy"] == "expert"]["budget"]) == {"max_moves=5000 method=reveal max_nodes=2000 "
+                                                                 "budget=40 max_states=2000 max_points=16 "
+                                                                 "per_reveal=2 exact_nodes=50000"}

@@ -108,7 +108,7 @@ def test_positions_that_look_the_same_get_the_same_moves_with_reveal_points(vari
 
 
 def test_a_plan_is_followed_while_the_game_is_where_it_expected_and_dropped_otherwise():
-    planner = RevealPlanner(budget=4, max_nodes=200, max_states=300, max_points=4, exact_nodes=1000)
+    planner = RevealPlanner(budget=4, max_nodes=200, max_states=300, max_points=4, per_reveal=2, exact_nodes=1000)
     p = make(KLONDIKE, ["K♣ Q♥", "K♠", "J♣", "5♦ 6♥"], hidden=[0, 0, 0, 1], stock="2♣ 3♣", foundations=["A♥"])
     obs = observe(p)
     planner.watch(obs, True)
@@ -158,8 +158,8 @@ def test_reveal_games_end_are_seeded_and_record_their_settings():
         assert record.outcome in ("won", "lost")
         again = play_game(variant, 2, ExpertStrategy(2, **SMALL), max_moves=2000)
         assert (again.outcome, again.moves) == (record.outcome, record.moves)
-    assert settings_text(method="reveal").startswith("method=reveal ")
-    assert "budget=" not in settings_text() and "samples=20" in settings_text()
+    assert settings_text().startswith("method=reveal ") and "samples=" not in settings_text()
+    assert "budget=" not in settings_text(method="hop") and "samples=20" in settings_text(method="hop")
     with pytest.raises(ValueError, match="method"):
         ExpertStrategy(method="psychic")
     with pytest.raises(ValueError, match="budget"):

@@ -10,6 +10,7 @@ from solitaire.notation import variant_from_text  # noqa: E402
 DEALS = {"klondike": 300, "klondike draw=3": 300, "solijoy": 200, "italian": 200}   # random, greedy, solver
 EXPERT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)), "italian": set(range(200)),
                 "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}  # data README says why
+EXPERT_METHOD = {"klondike": "hop", "klondike draw=3": "hop", "solijoy": "hop", "italian": "hop"}  # data README
 CARDS = {"klondike": 52, "klondike draw=3": 52, "solijoy": 104, "italian": 32}
 
 
@@ -33,7 +34,10 @@ def test_every_player_covers_the_promised_deals(rows):
 
 def test_the_expert_rows_record_the_experts_settings_and_end_as_games_end(rows):
     expert = rows[rows.strategy == "expert"]
-    assert set(expert.budget) == {f"max_moves=5000 {settings_text()}"}
+    methods = {f"max_moves=5000 {settings_text(method=m)}": m for m in ("reveal", "hop")}
+    for variant, budgets in expert.groupby("variant").budget:
+        assert len(set(budgets)) == 1 and budgets.iloc[0] in methods, variant  # one method, its settings recorded
+        assert methods[budgets.iloc[0]] == EXPERT_METHOD[variant]
     assert set(expert.outcome) <= {"won", "lost", "move limit"}
     won = expert[expert.outcome == "won"]
     assert (won.on_foundations == won.variant.map(CARDS)).all()
