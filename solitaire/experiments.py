@@ -373,14 +373,15 @@ def load(results: str | os.PathLike) -> pd.DataFrame:
 
 def shipped(name: str = "seed_variants") -> pd.DataFrame:
     """A results table shipped with the kit: ``"seed_variants"`` (greedy and solver, 2,000 deals of each seed
-    variant), ``"published_rules"`` (the solver under the rules of published studies) or ``"expert"`` (the
-    expert and random on the first deals of four games, greedy and the solver for Klondike draw 3). How each
-    was made is recorded in ``solitaire/data/README.md``."""
+    variant), ``"published_rules"`` (the solver under the rules of published studies), ``"expert"`` (the
+    expert and random on the first deals of four games, greedy and the solver for Klondike draw 3) or
+    ``"hindsight"`` (the expert's earlier method, hindsight sampling, on the same deals). How each was made is
+    recorded in ``solitaire/data/README.md``."""
     from importlib.resources import files
     path = files("solitaire").joinpath("data", f"{name}.csv")
     if not path.is_file():
-        raise ValueError(f"no shipped results named {quote(name)}: choose 'seed_variants', 'published_rules' or "
-                         "'expert'")
+        raise ValueError(f"no shipped results named {quote(name)}: choose 'seed_variants', 'published_rules', "
+                         "'expert' or 'hindsight'")
     with path.open(encoding="utf-8") as f:
         return pd.read_csv(f).astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})
 

@@ -10,6 +10,8 @@ from solitaire.notation import variant_from_text  # noqa: E402
 DEALS = {"klondike": 300, "klondike draw=3": 300, "solijoy": 200, "italian": 200}   # random, greedy, solver
 EXPERT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)), "italian": set(range(200)),
                 "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}  # data README says why
+HINDSIGHT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)), "italian": set(range(200)),
+                   "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}
 EXPERT_METHOD = {"klondike": "hop", "klondike draw=3": "hop", "solijoy": "hop", "italian": "hop"}  # data README
 CARDS = {"klondike": 52, "klondike draw=3": 52, "solijoy": 104, "italian": 32}
 
@@ -44,6 +46,14 @@ def test_the_expert_rows_record_the_experts_settings_and_end_as_games_end(rows):
     lost = expert[expert.outcome != "won"]
     assert (lost.on_foundations < lost.variant.map(CARDS)).all()
     assert (expert.moves <= 5000).all()
+
+
+def test_the_hindsight_table_keeps_the_earlier_methods_games_on_the_same_deals():
+    hop = experiments.shipped("hindsight")
+    assert set(hop.strategy) == {"expert"} and set(hop.budget) == {f"max_moves=5000 {settings_text(method='hop')}"}
+    for variant, seeds in EXPERT_SEEDS.items():
+        assert set(hop[hop.variant == variant].seed) == HINDSIGHT_SEEDS[variant] >= seeds
+    assert (hop.groupby("variant").seed.nunique() == hop.groupby("variant").size()).all()
 
 
 def test_the_expert_plays_the_same_deals_as_the_seed_variant_rows(rows):
