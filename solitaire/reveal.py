@@ -99,7 +99,8 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
     At most ``per_reveal`` points turn up the same card (the same column's next card, or the next stock
     card): the nearest ones, which commit to the fewest moves before anything is learnt. Without that cap the
     points are mostly the first reveal reached by many detours (a waste card played on the way, draws in
-    another order), and other reveals go unweighed.
+    another order), and other reveals go unweighed. Measured on Klondike deals 90-179 (draw 1, 40 solves a
+    decision, ``benchmarks/bench_expert.py``): 60 won with at most 2 points a card, 56 without the cap.
     """
     points: list[RevealPoint] = []
     keys: set = set()
