@@ -12,7 +12,7 @@ EXPERT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)),
                 "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}  # data README says why
 HINDSIGHT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)), "italian": set(range(200)),
                    "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}
-EXPERT_METHOD = {"klondike": "hop", "klondike draw=3": "hop", "solijoy": "hop", "italian": "hop"}  # data README
+EXPERT_METHOD = {"klondike": "reveal", "klondike draw=3": "reveal", "solijoy": "hop", "italian": "hop"}  # data README
 CARDS = {"klondike": 52, "klondike draw=3": 52, "solijoy": 104, "italian": 32}
 
 
@@ -76,3 +76,14 @@ def test_random_and_greedy_rows_are_reproduced_by_a_fresh_run(rows):
     stored = rows[rows.strategy.isin(["random", "greedy"]) & (rows.seed < 4)]
     key = ["variant", "strategy", "seed"]
     assert (fresh.sort_values(key)[cols].to_numpy() == stored.sort_values(key)[cols].to_numpy()).all()
+
+
+def test_the_reveal_methods_rows_are_reproduced_by_a_fresh_run(rows):
+    # a won Klondike game (one of the quickest) and a draw-3 game that ends after a few moves: the same moves
+    cols = ["outcome", "moves", "on_foundations"]
+    for name, seed in [("klondike", 103), ("klondike draw=3", 143)]:
+        fresh = experiments.run({name: variant_from_text(name)}, "expert", [seed], workers=1, progress=False)
+        stored = rows[(rows.variant == name) & (rows.strategy == "expert") & (rows.seed == seed)]
+        assert len(stored) == 1 and EXPERT_METHOD[name] == "reveal"
+        assert fresh[cols].to_numpy().tolist() == stored[cols].to_numpy().tolist()
+        assert fresh.budget.tolist() == stored.budget.tolist()

@@ -10,8 +10,9 @@ from ..endgame import Outcome
 from ..variants import KLONDIKE
 from .checks import Verdict, as_number, exercise, finite_number, number_verdict
 
-# The sign test exercise: Klondike (draw 1), deals 0-299, the expert against greedy (lesson 06b's table).
-SIGN_TEST_COUNTS = (51, 36)  # deals won by the expert only, by greedy only
+# The sign test exercise: Klondike (draw 1), deals 0-299, hindsight sampling (the expert's first method,
+# shipped("hindsight")) against greedy, counted in lesson 06b.
+SIGN_TEST_COUNTS = (51, 36)  # deals won by hindsight sampling only, by greedy only
 
 
 def sign_test(a: int, b: int) -> float:
@@ -29,18 +30,18 @@ def sign_test(a: int, b: int) -> float:
     return min(1.0, 2 * tail)
 
 
-@exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: the expert alone wins 51 deals and greedy alone 36. "
-                           "Give the two-sided sign test's p-value.")
+@exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: hindsight sampling alone wins 51 deals and greedy alone "
+                           "36. Give the two-sided sign test's p-value.")
 def _sign_test(answer: Any) -> Verdict:
     answer = finite_number(answer, "a p-value (a number between 0 and 1)")
     a, b = SIGN_TEST_COUNTS
     want, m = sign_test(a, b), a + b
     if abs(answer - want) <= 0.0005:
         return Verdict(True, f"p ≈ {want:.3f}: a fair coin splits {m} deals at least {a} to {b} about one time in "
-                             f"{round(1 / want)}, so this split alone does not show that the expert is better.")
+                             f"{round(1 / want)}, so this split alone does not show that hindsight sampling is better.")
     if abs(answer - want / 2) <= 0.0005:
-        return Verdict(False, "that is one tail only (the expert ahead). Greedy could have been the one ahead just "
-                              "as unevenly: add the other tail.")
+        return Verdict(False, "that is one tail only (hindsight sampling ahead). Greedy could have been the one "
+                              "ahead just as unevenly: add the other tail.")
     if abs(answer - math.comb(m, a) / 2 ** m * 2) <= 0.0005 or abs(answer - math.comb(m, a) / 2 ** m) <= 0.0005:
         return Verdict(False, f"that counts only splits of exactly {a} to {b}; the p-value adds every split at least "
                               "as uneven.")
