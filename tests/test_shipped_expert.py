@@ -12,7 +12,7 @@ EXPERT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)),
                 "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}  # data README says why
 HINDSIGHT_SEEDS = {"klondike": set(range(300)), "klondike draw=3": set(range(300)), "italian": set(range(200)),
                    "solijoy": set(range(50)) | set(range(100, 119)) | set(range(150, 163))}
-EXPERT_METHOD = {"klondike": "reveal", "klondike draw=3": "reveal", "solijoy": "hop", "italian": "hop"}  # data README
+EXPERT_METHOD = {"klondike": "reveal", "klondike draw=3": "reveal", "solijoy": "hop", "italian": "reveal"}  # data README
 CARDS = {"klondike": 52, "klondike draw=3": 52, "solijoy": 104, "italian": 32}
 
 
