@@ -37,7 +37,7 @@ def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
         return RandomStrategy(seed)
     if key == "greedy":
         return GreedyStrategy()
-    if key == "expert":  # hindsight sampling with the solver (solitaire/expert.py), imported when asked for
+    if key == "expert":  # sampling with the solver (solitaire/expert.py, solitaire/reveal.py), imported when asked for
         from .expert import ExpertStrategy
         return ExpertStrategy(seed)
     raise ValueError(f"unknown strategy {name!r}: choose one of random, greedy, expert "
