@@ -152,7 +152,7 @@ class Decision(NamedTuple):
     """A move and why: how it was chosen, and for sampled decisions the wins of each move counted."""
 
     move: Move | None
-    how: str  # "only", "safe", "scout", "sampled", "greedy"
+    how: str  # "only", "safe", "scout", "look", "sampled", "greedy", "reveal", "solved", "planned"
     wins: dict[Move, int]
     samples: int
 
@@ -270,7 +270,7 @@ class ExpertStrategy:
                     return Decision(m, "safe", {}, 0)
         if self.scout and obs.variant.passes is None and None in k.stock and Move(DRAW) in moves and \
                 (self.planner is not None or not any(m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION) for m in moves)):
-            return Decision(Move(DRAW), "scout", {}, 0)  # (the reveal method looks at the whole stock first)
+            return Decision(Move(DRAW), "scout" if self.planner is None else "look", {}, 0)
         if self.planner is not None:
             choice = self.planner.decide(k, moves, self.samples.rng)
             if choice is not None:
@@ -364,6 +364,9 @@ def _sentence(move: Move, d: Decision) -> str:
     if d.how == "scout" and move == d.move:
         return f"{move} shows a stock card for free (the waste card has no play, and every stock card comes round " \
                "again), so the expert looks before it thinks."
+    if d.how == "look" and move == d.move:
+        return f"{move} shows a stock card for free (every stock card comes round again), so the expert looks " \
+               "at the whole stock before it thinks."
     if d.how in ("reveal", "solved", "planned") and move == d.move:
         return REVEAL_SENTENCES[d.how].format(move=move, samples=d.samples, wins=d.wins.get(move, 0))
     if d.wins and max(d.wins.values()) == 0:
