@@ -112,10 +112,38 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
     >>> [" ".join(map(str, point.moves)) for point in points[:4]]  # a stock card, or a column's next card
     ['draw', 't1>f draw', 't5>f flip t5', 't6>t4 flip t6']
     """
+    return search_reveals(k, carrier, first_moves, seen, max_states, max_points, per_reveal).points
+
+
+class Search(NamedTuple):
+    """What ``search_reveals`` found: the reveal points, the ``seen_key`` of every position it went
+    through, and whether it went through all the positions it could reach (no cap cut it short)."""
+
+    points: list[RevealPoint]
+    visited: frozenset
+    exhaustive: bool
+
+
+def search_reveals(k: Knowledge, carrier: Position, first_moves: Sequence[Move], seen: set,
+                   max_states: int = 2000, max_points: int = 16, per_reveal: int = 2) -> Search:
+    """``reveal_points``'s breadth-first search, with the positions it went through.
+
+    Inside the search no face-down card moves (a move that changes them shows a card and ends its path), so
+    positions are told apart by their piles alone, face-down cards included, which is quicker than
+    ``seen_key``; the game's ``seen`` keys are put in that form once.
+    """
+    hidden = carrier.hidden
+    down = [column[:h] for column, h in zip(carrier.columns, hidden)]
+
+    def piles(p: Position) -> tuple:
+        return len(p.stock), p.waste, p.foundations, p.columns
+
+    been = {(n, waste, foundations, tuple(d + up for d, up in zip(down, columns)))
+            for n, waste, foundations, columns, h in seen if h == hidden}
     points: list[RevealPoint] = []
     keys: set = set()
     per_card: Counter = Counter()
-    visited = {seen_key(carrier)}
+    visited = {piles(carrier)}
     queue = deque([(carrier, ())])
     while queue and len(visited) < max_states:
         p, path = queue.popleft()
@@ -129,15 +157,17 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
                     points.append(RevealPoint(path, m))
                 continue
             if is_won(q):
-                return [RevealPoint(path + (m,), None)]
-            key = seen_key(q)
-            if key in visited or key in seen:
+                return Search([RevealPoint(path + (m,), None)], frozenset(), False)
+            key = piles(q)
+            if key in visited or key in been:
                 continue
             visited.add(key)
             queue.append((q, path + (m,)))
         if len(points) >= max_points:
             break
-    return points[:max_points]
+    seen_keys = frozenset((n, waste, foundations, tuple(c[h:] for c, h in zip(columns, hidden)), hidden)
+                          for n, waste, foundations, columns in visited)
+    return Search(points[:max_points], seen_keys, not queue)
 
 
 class Trial:
@@ -202,6 +232,12 @@ class RevealPlanner:
     is dropped as soon as the game is not where the plan expected (another move was played, or the move is
     not offered). With at most one unknown card (every card known, or the last one known by elimination) it
     solves the position outright, with ``exact_nodes`` states, and follows the winning line.
+
+    Where a search went through every position it could reach and found no card to show, the planner keeps
+    those positions (``dead``) until the knowledge changes, and answers None at once while the game stays
+    among them. That changes no choice: the game got there by moves that show nothing, so whatever can be
+    reached from there could be reached from where the search started; positions the game has been
+    through since only take paths away. (Two-deck games have long stretches with no card to show.)
     """
 
     def __init__(self, budget: int, max_nodes: int, max_states: int, max_points: int, per_reveal: int,
@@ -210,10 +246,11 @@ class RevealPlanner:
         self.max_points, self.per_reveal, self.exact_nodes = max_points, per_reveal, exact_nodes
         self.seen: set = set()
         self.plan: list[tuple[Move, tuple]] = []
+        self.dead: dict[tuple, frozenset] = {}  # see decide
         self.solves = 0
 
     def forget(self) -> None:
-        self.seen, self.plan = set(), []
+        self.seen, self.plan, self.dead = set(), [], {}
 
     def watch(self, obs, restarted: bool) -> None:
         """Take in the observation of the position the game is in now."""
@@ -238,8 +275,13 @@ class RevealPlanner:
             if r.status == WON and r.moves and r.moves[0] in moves:
                 self._follow(carrier, r.moves[1:], r.moves[0])
                 return r.moves[0], "solved", {}, 1
-        points = reveal_points(k, carrier, moves, self.seen, self.max_states, self.max_points, self.per_reveal)
+        if _observed_key(k.obs) in self.dead.get(_unchanged(k), ()):
+            return None  # the game is still where a search went everywhere and found no card to show
+        found = search_reveals(k, carrier, moves, self.seen, self.max_states, self.max_points, self.per_reveal)
+        points = found.points
         if not points:
+            if found.exhaustive:
+                self.dead = {_unchanged(k): found.visited}
             return None
         best, n, wins = 0, 0, 0
         if len(points) > 1:
@@ -256,6 +298,12 @@ class RevealPlanner:
         for m in rest:
             self.plan.append((m, seen_key(p)))
             p = apply(p, m)
+
+
+def _unchanged(k: Knowledge) -> tuple:
+    """What must stay the same for a search that found no card to show to hold at a later decision: the
+    unseen cards, the unknown slots and the recycles (after a recycle, draws of unwatched slots show cards)."""
+    return k.unseen, k.unknown_slots, k.obs.recycles
 
 
 def _observed_key(obs) -> tuple:
