@@ -164,3 +164,24 @@ def test_reveal_games_end_are_seeded_and_record_their_settings():
         ExpertStrategy(method="psychic")
     with pytest.raises(ValueError, match="budget"):
         ExpertStrategy(method="reveal", budget=0)
+
+
+def test_where_a_complete_search_found_nothing_to_show_the_planner_answers_at_once_and_rightly(monkeypatch):
+    # Klondike draw 3, deal 0: the expert soon reaches positions from which no move can ever show a card
+    from dataclasses import replace
+
+    from solitaire import reveal
+    answered, decide = [], RevealPlanner.decide
+
+    def checked(self, k, moves, rng):
+        if reveal._observed_key(k.obs) in self.dead.get(reveal._unchanged(k), ()):
+            carrier = sample_layout(k, random.Random(len(answered)))
+            full = reveal.search_reveals(k, carrier, moves, self.seen, self.max_states, self.max_points,
+                                         self.per_reveal)
+            assert full.points == [], "a position kept as a dead end has a reveal point"
+            answered.append(k.obs)
+        return decide(self, k, moves, rng)
+
+    monkeypatch.setattr(RevealPlanner, "decide", checked)
+    record = play_game(replace(KLONDIKE, draw=3), 0, ExpertStrategy(0))
+    assert len(answered) >= 3 and record.outcome == "lost"
