@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from .endgame import WON
 from .knowledge import Knowledge, sample_layout
-from .moves import DRAW, FLIP, Move, apply, is_won, legal_moves
+from .moves import COLUMN_TO_FOUNDATION, DRAW, FLIP, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
 from .solver import solve
 from .state import Position
 
@@ -116,8 +116,8 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
 
 
 class Search(NamedTuple):
-    """What ``search_reveals`` found: the reveal points, the ``seen_key`` of every position it went
-    through, and whether it went through all the positions it could reach (no cap cut it short)."""
+    """What ``search_reveals`` found: the reveal points, whether it went through all the positions it could
+    reach (no cap cut it short), and, where it did and found no point, the ``seen_key`` of each of them."""
 
     points: list[RevealPoint]
     visited: frozenset
@@ -156,7 +156,7 @@ def search_reveals(k: Knowledge, carrier: Position, first_moves: Sequence[Move],
                     per_card[card] += 1
                     points.append(RevealPoint(path, m))
                 continue
-            if is_won(q):
+            if m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION) and is_won(q):  # nothing else can win
                 return Search([RevealPoint(path + (m,), None)], frozenset(), False)
             key = piles(q)
             if key in visited or key in been:
@@ -165,9 +165,10 @@ def search_reveals(k: Knowledge, carrier: Position, first_moves: Sequence[Move],
             queue.append((q, path + (m,)))
         if len(points) >= max_points:
             break
-    seen_keys = frozenset((n, waste, foundations, tuple(c[h:] for c, h in zip(columns, hidden)), hidden)
-                          for n, waste, foundations, columns in visited)
-    return Search(points[:max_points], seen_keys, not queue)
+    if points or queue:
+        return Search(points[:max_points], frozenset(), not queue)
+    return Search([], frozenset((n, waste, foundations, tuple(c[h:] for c, h in zip(columns, hidden)), hidden)
+                                for n, waste, foundations, columns in visited), True)
 
 
 class Trial:
