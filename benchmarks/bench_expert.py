@@ -6,13 +6,15 @@
     python benchmarks/bench_expert.py compare RUN.txt [RUN.txt ...] [--variant klondike] [--draw 1]
 
 ``compare`` reads the game lines that ``games`` printed (one file or several, e.g. two halves of a run) and
-pairs each deal with the shipped rows of the same seed (``shipped("expert")``, ``shipped("seed_variants")``):
-the shipped expert (hindsight sampling, made at commit ``c314838``), greedy and the solver, with the deals
-won by one side only and a two-sided sign test.
+pairs each deal with the shipped rows of the same seed (``shipped("expert")``, ``shipped("hindsight")``,
+``shipped("seed_variants")``): the shipped expert (the reveal method, except SoliJoy's rows where the data
+README says otherwise), hindsight sampling, greedy and the solver, with the deals won by one side only and a
+two-sided sign test.
 
 ``games`` plays deals first-seed .. first-seed+deals-1 with the expert (``play_game``, one process per worker),
 prints one line per game and then the win rate with its Wilson 95% interval and the mean seconds per game.
-Targets (issue 12): Klondike draw 1 >= 60% won, draw 3 >= 40%, <= 20 s per game on average on one core.
+Targets (issues 12 and 21): Klondike draw 1 >= 60% won, draw 3 >= 40%, <= 20 s per game on average on one
+core (SoliJoy <= 60 s).
 ``chance`` times ``win_chance(game, samples=20)`` at the deal of each seed. Target: <= 2 s median.
 Times are CPU seconds of the process playing (one core), so that a shared, busy machine does not inflate them;
 wall-clock seconds are printed too.
@@ -97,10 +99,11 @@ def compare(a: argparse.Namespace) -> None:
         for m in re.finditer(r"^seed (\d+) (\w+)", open(path).read(), re.M):
             ours[int(m.group(1))] = m.group(2) == "won"
     name = a.variant if a.draw == 1 else f"{a.variant} draw={a.draw}"
-    rows = pd.concat([shipped("expert"), shipped("seed_variants")])
+    hindsight = shipped("hindsight").assign(strategy="hindsight")
+    rows = pd.concat([shipped("expert"), hindsight, shipped("seed_variants")])
     rows = rows[rows.variant == name]
     print(f"{name}: {len(ours)} deals played; won {sum(ours.values())} ({sum(ours.values()) / len(ours):.1%})")
-    for player in ("expert", "greedy", "solver"):
+    for player in ("expert", "hindsight", "greedy", "solver"):
         theirs = rows[rows.strategy == player].drop_duplicates("seed").set_index("seed").outcome
         seeds = [s for s in ours if s in theirs.index]
         if not seeds:
@@ -108,7 +111,7 @@ def compare(a: argparse.Namespace) -> None:
         only_ours = sum(ours[s] and theirs[s] != "won" for s in seeds)
         only_theirs = sum(not ours[s] and theirs[s] == "won" for s in seeds)
         won = sum(theirs[s] == "won" for s in seeds)
-        print(f"  shipped {player:6} on the same {len(seeds)} deals: won {won} ({won / len(seeds):.1%}); won by this "
+        print(f"  shipped {player:9} on the same {len(seeds)} deals: won {won} ({won / len(seeds):.1%}); won by this "
               f"run only {only_ours}, by {player} only {only_theirs}; sign test p = {sign_test(only_ours, only_theirs):.3g}")
 
 
