@@ -46,7 +46,7 @@ from .moves import DRAW, FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply
 from .solver import solve
 from .state import Observation, Position
 from .players import SAFE_FOUNDATION, GreedyStrategy
-from .reveal import RevealPlanner
+from .reveal import SAMPLE_SEARCH, RevealPlanner
 
 UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 
@@ -113,7 +113,7 @@ class Samples:
 
     def _solve(self, p: Position):
         self.solves += 1
-        return solve(p, max_seconds=None, max_nodes=self.max_nodes)
+        return solve(p, max_seconds=None, max_nodes=self.max_nodes, options=SAMPLE_SEARCH)
 
     def advance(self, move: Move, k: Knowledge) -> bool:
         """Play ``move`` in every sample and repair it to show what ``k`` shows; False (and no samples) if

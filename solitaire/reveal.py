@@ -28,8 +28,12 @@ from typing import NamedTuple
 from .endgame import WON
 from .knowledge import Knowledge, sample_layout
 from .moves import COLUMN_TO_FOUNDATION, DRAW, FLIP, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
-from .solver import solve
+from .solver import SolverOptions, solve
 from .state import Position
+
+# The search the expert's samples use: the one its shipped games were made with, before loose keys (issue 22).
+# A faster search decides other capped solves, so the games would change; remaking them is a separate run.
+SAMPLE_SEARCH = SolverOptions(loose_columns=False)
 
 
 class RevealPoint(NamedTuple):
@@ -198,7 +202,8 @@ class Trial:
         if is_won(p):
             return True
         self.solves += 1
-        return solve(p, max_seconds=None, max_nodes=self.max_nodes, verdict_only=True).status == WON
+        return solve(p, max_seconds=None, max_nodes=self.max_nodes, options=SAMPLE_SEARCH,
+                     verdict_only=True).status == WON
 
 
 def best_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random, budget: int,
@@ -275,7 +280,7 @@ class RevealPlanner:
         (no reveal point can be reached): the expert then samples every move with hindsight."""
         carrier = sample_layout(k, rng)  # any layout will do: what is legal depends on visible cards only
         if k.unknown_slots <= 1:
-            r = solve(carrier, max_seconds=None, max_nodes=self.exact_nodes)
+            r = solve(carrier, max_seconds=None, max_nodes=self.exact_nodes, options=SAMPLE_SEARCH)
             self.solves += 1
             if r.status == WON and r.moves and r.moves[0] in moves:
                 self._follow(carrier, r.moves[1:], r.moves[0])

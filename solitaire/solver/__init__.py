@@ -179,7 +179,7 @@ class _Solver:
     def __init__(self, tables: RuleTables, options: SolverOptions) -> None:
         self.tables = tables
         self.options = options
-        self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance)
+        self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance, options.loose_columns)
         self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
         if options.safe_foundation_moves:
@@ -208,6 +208,9 @@ class _Solver:
             return Outcome.UNWINNABLE, [], flips, turns.nodes
         internal = list(autos)
         for move, more in line:
+            if move[0] == "via":  # moves within a class of loose keys, then the move out of it (``Search.children``)
+                internal.extend(move[1])
+                move = move[2]
             internal.append(move)
             internal.extend(more)
         return Outcome.WON, internal, flips, turns.nodes

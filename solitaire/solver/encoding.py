@@ -24,7 +24,8 @@ WASTE_AT = [b"\xfe" + i.to_bytes(2, "big") for i in range(256)]  # a key's waste
 class StateCodec:
     """Keys of states and the foundation operations, for one variant."""
 
-    def __init__(self, tables: RuleTables, columns_as_a_set: bool = True, waste_dominance: bool = True) -> None:
+    def __init__(self, tables: RuleTables, columns_as_a_set: bool = True, waste_dominance: bool = True,
+                 loose_columns: bool = True) -> None:
         self.tables = tables
         self.decks = tables.decks
         self.draw = tables.variant.draw
@@ -34,11 +35,64 @@ class StateCodec:
         self._wanted: dict[bytes, set[int]] = tables.wanted_cache  # by heights, which recur across many states
         self._tops: dict[bytes, set[int]] = tables.tops_cache
         self._pile_tops: dict[bytes, tuple[int, ...]] = tables.pile_tops_cache
+        # a key sees only each column's fixed part (``loose_columns``) where the variant's rules allow it
+        self.loose = loose_columns and columns_as_a_set and tables.parents_interchangeable
+        self._fixed: dict[bytes, bytes] = tables.fixed_cache
+        if self.loose:
+            self.columns_part = self.loose_columns
+        elif columns_as_a_set:
+            self.columns_part = _sorted_columns
         if columns_as_a_set and tables.free_stock:
             self.key = self._key_free_stock
         elif columns_as_a_set and self.passes is None and not tables.strict_draw \
                 and tables.variant.deck_size < len(WASTE_AT):
             self.key = self._key_draw_cycle
+
+    def columns_part(self, columns: tuple[bytes, ...]) -> bytes:
+        """The columns' part of a key: the columns in their real order (``__init__`` replaces this by a version
+        that sorts them, ``columns_as_a_set``, or by ``loose_columns``)."""
+        return b"\xff".join(columns)
+
+    def loose_columns(self, columns: tuple[bytes, ...]) -> bytes:
+        """The columns' part of a key that ignores which of its possible parents each loose card sits on.
+
+        Split each column into its *fixed part* (the face-down cards and the face-up cards up to the bottom of
+        the build on top, ``fixed_part``) and its *loose cards* (the rest of that build). The key keeps the
+        fixed parts, as a set; the loose cards are then the cards in no fixed part, on no foundation and not in
+        the talon, so the key fixes which cards are loose but not which card each sits on.
+
+        Claim: two states with the same key (the fixed parts, foundations and talon equal) are both won or both
+        lost, under these rules (``RuleTables.parents_interchangeable``): one deck; any build may move; a card
+        that may start an empty column may sit on no card; two cards that may sit on a same card may sit on
+        the same cards and take the same cards (they form a *group*, like the two red sixes, whose *parents*
+        are the two black sevens); no strict draw rule. Argument: only the group's cards sit on its parents,
+        so two arrangements differ group by group, in which loose card of the group hangs on which parent,
+        and any two such assignments are linked by steps of two kinds.
+        (a) A loose card ``c`` moves from parent ``p`` to a parent ``q`` that holds no card. With the build
+        above it, that is a legal move, and so is the move back: each state reaches the other.
+        (b) Two loose cards ``c``, ``d`` on ``p``, ``q`` trade parents, each keeping the build above it. Follow
+        a winning line of the first state in the second, move for move, on the same cards. The two states
+        have the same tops, and every move either is legal in both and keeps them in this relation (a move of
+        ``p`` or ``q`` carries ``c`` or ``d`` along), or is missing from both: no card can go on ``p`` or
+        ``q`` (they hold ``c`` and ``d``), and ``c`` or ``d`` can leave only for a foundation (their parents
+        are taken, and they may not start an empty column). When ``c`` (say) goes up, its parent in the
+        first state is left bare while the other parent holds ``d``; the second state moves ``d`` with its
+        build onto that bare parent, and the two states are equal. So the second state wins too, and by
+        symmetry the converse holds.
+        Nothing in the argument names a rank or suit. Klondike meets these rules, with any draw, passes or
+        cards back from the foundations; the Italian game and SoliJoy, where any card may start an empty
+        column, do not.
+        The search's other keys keep more: a restricted state (``search.Search.child_key``) keeps its columns,
+        since which cards are tops matters to its need.
+        """
+        fixed, found = self._fixed, []
+        for col in columns:
+            part = fixed.get(col)
+            if part is None:
+                part = fixed[col] = fixed_part(col, self.tables.parents)
+            found.append(part)
+        found.sort()
+        return b"\xff".join(found)
 
     def key(self, state) -> bytes:
         """The state's transposition-table key.
@@ -55,8 +109,7 @@ class StateCodec:
         same bytes.)
         """
         columns, heights, talon, in_waste, recycles = state
-        order = sorted(columns) if self.columns_as_a_set else columns
-        k = b"\xff".join(order) + b"\xfe" + heights + talon
+        k = self.columns_part(columns) + b"\xfe" + heights + talon
         t = self.tables
         if t.free_stock:
             return k
@@ -68,14 +121,14 @@ class StateCodec:
 
     def _key_free_stock(self, state) -> bytes:
         """``key`` with a free stock and columns as a set."""
-        return b"\xff".join(sorted(state[0])) + b"\xfe" + state[1] + state[2]
+        return self.columns_part(state[0]) + b"\xfe" + state[1] + state[2]
 
     def _key_draw_cycle(self, state) -> bytes:
         """``key`` with draw > 1, unlimited passes, the usual draw rule and columns as a set."""
         columns, heights, talon, in_waste, _ = state
         if in_waste % self.draw == 0 or in_waste == len(talon):
             in_waste = 0
-        return b"\xff".join(sorted(columns)) + b"\xfe" + heights + talon + WASTE_AT[in_waste]
+        return self.columns_part(columns) + b"\xfe" + heights + talon + WASTE_AT[in_waste]
 
     def waste_place(self, full: bytes, state) -> tuple[bytes, int, bool]:
         """(the unrestricted key ``full`` without the waste position, the position, is it on the draw cycle?),
@@ -174,6 +227,25 @@ class StateCodec:
         talon = bytes(p.waste) + bytes(reversed(p.stock))
         in_waste = 0 if self.tables.free_stock else len(p.waste)
         return (tuple(columns), heights, talon, in_waste, p.recycles), flips
+
+
+def _sorted_columns(columns: tuple[bytes, ...]) -> bytes:
+    return b"\xff".join(sorted(columns))
+
+
+def fixed_part(col: bytes, parents) -> bytes:
+    """The column up to the bottom card of the build on its top (a column of face-down cards and one face-up
+    card, or an empty column, is all fixed part).
+
+    >>> fixed_part(bytes((2, 10, 11, 12)), [frozenset()] * 64)  # no card may sit on another: 12 is the bottom
+    b'\\x02\\n\\x0b\\x0c'
+    >>> fixed_part(bytes((1, 10, 11, 12)), [frozenset({11}) if c == 12 else frozenset() for c in range(64)])
+    b'\\x01\\n\\x0b'
+    """
+    p = len(col) - 1
+    while p > col[0] + 1 and col[p - 1] in parents[col[p]]:
+        p -= 1
+    return col[:p + 1]
 
 
 def without_top(col: bytes, k: int) -> bytes:

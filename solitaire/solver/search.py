@@ -12,6 +12,8 @@ import time
 from heapq import heappop, heappush
 from operator import itemgetter
 
+from .columns import PARTIAL
+
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 # With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
 # neither uncover a card nor play a column card up does better: on kit deals 1000-1059 (draw 3, cards back,
@@ -59,7 +61,7 @@ class Search:
         self.seen: set[bytes] = set()
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
-        self.key, self.draw = codec.key, codec.draw
+        self.key, self.draw, self.loose = codec.key, codec.draw, codec.loose
         self.remaining_weight, self.hidden_weight, self.talon_weight = \
             WEIGHTS["remaining"], WEIGHTS["hidden"], WEIGHTS["talon"]  # (``score``)
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
@@ -90,7 +92,8 @@ class Search:
             return None, b"", k
         if then and not autos:
             full = k
-            k += b"\xfd" + then  # its full version, if met later, is searched again
+            k += (b"\xfd" + b"\xff".join(sorted(child[0])) + b"\xfd" if self.loose else b"\xfd") + then
+            # (a loose key keeps the columns here: the need names a top) its full version is searched again
             if k in lost:
                 return None, b"", None
             if k in seen:
@@ -119,11 +122,44 @@ class Search:
                 found.append((in_waste, k))
         return None
 
+    def children(self, state, wanted: set[int], restriction: bytes) -> list:
+        """The generator's children of a settled state; with loose keys, those of every state of its class.
+
+        With loose keys (``encoding.StateCodec.loose_columns``) a move of a build off a face-up card onto
+        another (a partial build), with no safe move after it, leaves the key as it was: the child is in the
+        state's own class, and would be skipped as seen. But the moves worth trying from it are not all
+        worth trying from the state itself (it has other tops), so the class's children are gathered here:
+        those of the state, and of every state of the class reached by such moves, each such child's move
+        becoming ``("via", moves within the class, its move)``. Claim: if the class holds a winnable state,
+        some child offered here is winnable. Argument: the state itself is winnable (same key, see
+        ``loose_columns``); follow a winning line of the generator's moves (``generation``) from it; while
+        it stays in the class its states are gathered here, and its first move out of the class is one of
+        the children offered.
+        """
+        kids = self.generator.children(state, wanted, restriction)
+        if not self.loose:
+            return kids
+        out: list = []
+        parents = self.codec.tables.parents
+        done, todo = {state[0]}, [((), state[0], kids)]
+        for via, columns, found in todo:  # the list grows while it is read
+            for kid in found:
+                move = kid[1]
+                if move[0] == "tt" and kid[0] == PARTIAL and within_class(columns, move, parents):
+                    child, autos = self.settled_child(kid[2], kid[3], wanted)
+                    if not autos:  # a state of the class
+                        if child[0] not in done:
+                            done.add(child[0])
+                            todo.append((via + (move,), child[0], self.generator.children(child, wanted, b"")))
+                        continue
+                out.append((kid[0], ("via", via, move), kid[2], kid[3], kid[4]) if via else kid)
+        return out
+
     def ordered_children(self, state, restriction: bytes) -> tuple[set[int], list]:
         """(the foundations' wanted cards, the children in the order a depth-first run tries them): cheapest
         first, or with ``jitter`` shuffled among children of the same cost."""
         wanted = self.codec.wanted(state[1])
-        kids = self.generator.children(state, wanted, restriction)
+        kids = self.children(state, wanted, restriction)
         if self.jitter is None:
             kids.sort(key=_first)
         else:
@@ -158,7 +194,7 @@ class Search:
             self.frontier = [(self.score(root), 0, 0, root_key, root, b"")], {root_key: None}
         heap, parent = self.frontier
         cost, lost, deck_size, tick = self.move_cost, self.lost, self.deck_size, self.tick
-        spend, wanted_by, children = self.budget.spend, self.codec.wanted, self.generator.children
+        spend, wanted_by, children = self.budget.spend, self.codec.wanted, self.children
         settled_child, child_key, score = self.settled_child, self.child_key, self.score
         try:
             while heap:
@@ -194,6 +230,14 @@ class Search:
             up = sum(state[1])
         return self.remaining_weight * (self.deck_size - up) + self.hidden_weight * hidden \
             + self.talon_weight * len(state[2])
+
+
+def within_class(columns: tuple[bytes, ...], move: tuple, parents) -> bool:
+    """Does build move ``("tt", s, d, k)`` keep every column's fixed part (``encoding.fixed_part``): does its
+    bottom card leave a parent, for a column that is not empty?"""
+    _, s, d, k = move
+    col = columns[s]
+    return len(col) - k > col[0] + 1 and col[-k - 1] in parents[col[-k]] and len(columns[d]) > 1
 
 
 def _line_to(k: bytes, parent: dict) -> list:

@@ -42,6 +42,9 @@ class RuleTables:
         for c in self.deck:
             self.threshold[c], self.stock_watch[c] = self._safe_heights(c)
         self.watches_stock = any(self.stock_watch)
+        # may a key ignore which parent each loose card sits on? (``StateCodec.loose_columns``)
+        self.parents_interchangeable = v.decks == 1 and not self.strict_draw and self._groups()
+        self.fixed_cache: dict = {}  # column -> its fixed part (``StateCodec.loose_columns``)
         self.column_cache: dict = {}
         self.wanted_cache: dict = {}  # foundation heights -> the cards they take next (``StateCodec.wanted``)
         self.tops_cache: dict = {}  # foundation heights -> the cards on top (``StateCodec.tops``)
@@ -71,6 +74,19 @@ class RuleTables:
                 todo.extend(self.children[d])
                 todo.extend(self.predecessors(d))
         return found
+
+    def _groups(self) -> bool:
+        """Do the cards fall into groups (``StateCodec.loose_columns``): two cards that may sit on a same card
+        may sit on the same cards and take the same cards, and a card that may start an empty column may sit
+        on no card?"""
+        for a in self.deck:
+            if self.empty_ok[a] and self.parents[a]:
+                return False
+            for b in self.deck:
+                if self.parents[a] & self.parents[b] and (self.parents[a] != self.parents[b]
+                                                          or set(self.children[a]) != set(self.children[b])):
+                    return False
+        return True
 
     def _safe_heights(self, c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(the height every pile of each suit must have, once ``c`` is up, for ``c`` to be safe; the cards that
