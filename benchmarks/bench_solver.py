@@ -1,8 +1,9 @@
 """Solver benchmark: how many deals the perfect-information solver decides (won or proven unwinnable) in time.
 
-    python benchmarks/bench_solver.py [--deals 200] [--seconds 10 | --nodes 60000] [--workers 2] [--variants klondike,solijoy,italian,draw3]
+    python benchmarks/bench_solver.py [--deals 200 | --seeds 0,150] [--seconds 10 | --nodes 60000] [--workers 2]
+                                      [--variants klondike,solijoy,italian,draw3] [--options loose_columns=0,...]
 
-Deals are seeds 0..deals-1. Each solve runs on one core with a budget of ``--seconds``; ``--workers`` solves run
+Deals are seeds 0..deals-1 (or the ``--seeds`` listed); ``--options`` turns pruning ideas off (``SolverOptions``). Each solve runs on one core with a budget of ``--seconds``; ``--workers`` solves run
 side by side (each still single-threaded; two at once are a little slower than one alone). Variants:
 klondike, solijoy, italian (the kit's three games) and draw3 (Klondike, draw 3, unlimited passes, cards may come
 back from the foundations: the rules of the published studies, e.g. Blake & Gent 2019: 81.945% ± 0.084% winnable).
@@ -17,16 +18,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 from solitaire import KLONDIKE, VARIANTS, Game
-from solitaire.solver import solve
+from solitaire.solver import SolverOptions, solve
 
 CONFIGS = {**VARIANTS, "draw3": replace(KLONDIKE, name="Klondike draw 3, foundation to tableau", draw=3,
                                          foundation_to_tableau=True)}
 
 
 def solve_deal(args: tuple) -> tuple[str, int, str, float, int]:
-    key, seed, seconds, nodes = args if len(args) == 4 else args + (None,)
+    key, seed, seconds, nodes, options = args
     game = Game(CONFIGS[key], seed)
-    r = solve(game, max_seconds=None, max_nodes=nodes) if nodes else solve(game, max_seconds=seconds)
+    r = solve(game, max_seconds=None if nodes else seconds, max_nodes=nodes, options=options)
     if r.status == "won":  # every claimed win must replay
         g = Game(CONFIGS[key], seed)
         g.play_all(r.moves)
@@ -57,15 +58,20 @@ def main() -> None:
                         "(the same answers on any machine, whatever its load)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--variants", default="klondike,solijoy,italian,draw3")
+    parser.add_argument("--seeds", help="these seeds (e.g. 0,150,183) instead of --first and --deals")
+    parser.add_argument("--options", default="", help="pruning ideas off, e.g. loose_columns=0,use_right_after=0")
     parser.add_argument("--csv", help="write one row per deal to this file")
     args = parser.parse_args()
+    options = SolverOptions(**{k: v != "0" for k, v in (kv.split("=") for kv in args.options.split(",") if kv)})
+    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else range(args.first, args.first + args.deals)
     budget = f"{args.nodes} states" if args.nodes else f"{args.seconds:g} s"
-    print(f"solver: deals {args.first}..{args.first + args.deals - 1}, {budget} each, {args.workers} at a time")
+    print(f"solver: deals {args.seeds or f'{args.first}..{args.first + args.deals - 1}'}, {budget} each, "
+          f"{args.workers} at a time, {options}")
     print(f"{'variant':10} {'deals':>6} {'won':>6} {'unwin':>6} {'unknown':>6} {'decided%':>8} {'median s':>8} "
           f"{'mean s':>7} {'p90 s':>7} {'max s':>7} {'nodes/s':>8}   winnable     wall s")
     rows_all = []
     for key in args.variants.split(","):
-        jobs = [(key, seed, args.seconds, args.nodes) for seed in range(args.first, args.first + args.deals)]
+        jobs = [(key, seed, args.seconds, args.nodes, options) for seed in seeds]
         start = time.perf_counter()
         if args.workers > 1:
             with ProcessPoolExecutor(max_workers=args.workers) as pool:
