@@ -6,7 +6,8 @@
 Deals are seeds 0..deals-1 (or the ``--seeds`` listed); ``--options`` turns pruning ideas off (``SolverOptions``). Each solve runs on one core with a budget of ``--seconds``; ``--workers`` solves run
 side by side (each still single-threaded; two at once are a little slower than one alone). Variants:
 klondike, solijoy, italian (the kit's three games) and draw3 (Klondike, draw 3, unlimited passes, cards may come
-back from the foundations: the rules of the published studies, e.g. Blake & Gent 2019: 81.945% ± 0.084% winnable).
+back from the foundations: the rules of the published studies, e.g. Blake & Gent 2019: 81.945% ± 0.084% winnable);
+draw1 (the same with draw 1).
 Targets on klondike: >= 98% decided, median <= 1 s. ``--csv FILE`` writes one row per deal.
 """
 from __future__ import annotations
@@ -21,7 +22,8 @@ from solitaire import KLONDIKE, VARIANTS, Game
 from solitaire.solver import SolverOptions, solve
 
 CONFIGS = {**VARIANTS, "draw3": replace(KLONDIKE, name="Klondike draw 3, foundation to tableau", draw=3,
-                                         foundation_to_tableau=True)}
+                                         foundation_to_tableau=True),
+           "draw1": replace(KLONDIKE, name="Klondike, foundation to tableau", foundation_to_tableau=True)}
 
 
 def solve_deal(args: tuple) -> tuple[str, int, str, float, int]:

@@ -37,7 +37,7 @@ class StateCodec:
         self._pile_tops: dict[bytes, tuple[int, ...]] = tables.pile_tops_cache
         # a key sees only each column's fixed part (``loose_columns``) where the variant's rules allow it
         self.loose = loose_columns and columns_as_a_set and tables.parents_interchangeable
-        self._fixed: dict[bytes, bytes] = tables.fixed_cache
+        self._fixed = FixedParts(tables.parents)  # one per solve: its columns recur, other solves' seldom
         if self.loose:
             self.columns_part = self.loose_columns
         elif columns_as_a_set:
@@ -85,14 +85,7 @@ class StateCodec:
         The search's other keys keep more: a restricted state (``search.Search.child_key``) keeps its columns,
         since which cards are tops matters to its need.
         """
-        fixed, found = self._fixed, []
-        for col in columns:
-            part = fixed.get(col)
-            if part is None:
-                part = fixed[col] = fixed_part(col, self.tables.parents)
-            found.append(part)
-        found.sort()
-        return b"\xff".join(found)
+        return b"\xff".join(sorted(map(self._fixed.__getitem__, columns)))  # (``FixedParts`` fills itself)
 
     def key(self, state) -> bytes:
         """The state's transposition-table key.
@@ -231,6 +224,20 @@ class StateCodec:
 
 def _sorted_columns(columns: tuple[bytes, ...]) -> bytes:
     return b"\xff".join(sorted(columns))
+
+
+class FixedParts(dict):
+    """Column -> its fixed part (``fixed_part``), worked out the first time a column is looked up."""
+
+    def __init__(self, parents) -> None:
+        super().__init__()
+        self.parents = parents
+
+    def __missing__(self, col: bytes) -> bytes:
+        if len(self) > 200_000:
+            self.clear()
+        part = self[col] = fixed_part(col, self.parents)
+        return part
 
 
 def fixed_part(col: bytes, parents) -> bytes:

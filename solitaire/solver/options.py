@@ -8,7 +8,8 @@ from ..variants import Variant
 
 @dataclass(frozen=True)
 class SolverOptions:
-    """Which pruning ideas the search uses. All are on by default.
+    """Which pruning ideas the search uses. All are on by default (``use_right_after`` where it pays, see
+    ``for_variant``).
 
     Turning an idea off only makes the search larger: it never changes a "won" or "unwinnable" answer that
     the search reaches (each idea's proof is in the docstring of the code that applies it), only how many
@@ -35,7 +36,7 @@ class SolverOptions:
     loose_columns: bool = True
     safe_foundation_moves: bool = True
     skip_useless_preparations: bool = True
-    use_right_after: bool = True
+    use_right_after: bool | None = None  # None: on, except with loose keys and draw > 1 (``for_variant``)
     walled_in_check: bool = True
     waste_dominance: bool = True
 
@@ -47,21 +48,27 @@ class SolverOptions:
         where they were: either can create a progress move that makes a later draw illegal, so the proofs of
         safe foundation moves and of preparing moves do not hold, and those ideas are turned off.
 
-        With loose keys (``loose_columns``, where the rules allow them) ``use_right_after`` is turned off: a
-        restricted state keeps its columns in its key, so restricted states merge far less than full ones
-        (with draw 3 about nine in ten states entered are restricted). Measured with draw 3 and cards back
-        from the foundations, on deals 0, 150, 183 and 339 (all lost), the states each proof took: 54,395,
-        37,588, 57,661 and 50,509 without loose keys; 57,910, 35,935, 46,223 and 37,649 without loose keys or
-        restrictions; 5,098, 10,838, 9,449 and 10,432 with loose keys and without restrictions
-        (``python benchmarks/bench_solver.py --variants draw3 --seeds 0,150,183,339 --nodes 300000
-        --options loose_columns=0,use_right_after=0``, and without ``--options``).
+        Left at None, ``use_right_after`` is on, except with loose keys (``loose_columns``, where the rules
+        allow them) and draw > 1: a restricted state keeps its columns in its key, so restricted states merge far less
+        than full ones (with draw 3 about nine in ten states entered are restricted). Measured with cards back
+        from the foundations and 150,000 states a deal, on 16 deals of ``published_rules.csv`` (lost, won and
+        unknown ones, ``benchmarks/bench_solver.py --variants draw3 --seeds 0,131,150,156,167,183,23,51,62,85,
+        115,116,1,7,39,66 --nodes 150000 --workers 1``, with ``--options use_right_after=1`` and with
+        ``--options loose_columns=0``; with draw 1, ``--variants draw1 --seeds 21,25,39,66,265,285,62,69,88,
+        108,198,238,23,137,174,204``): with draw 3, 13 decided in 45 CPU seconds without restrictions, 12 in
+        40 s with them, 8 in 43 s without loose keys (the search before); with draw 1, where stock cards
+        played to columns are restricted too, 14 in 59 s without restrictions, 15 in 20 s with them, 9 in
+        32 s before. The proofs of four lost draw-3 deals (0, 150, 183, 339) took 5,098, 10,838, 9,449 and
+        10,432 states without restrictions, against 54,395, 37,588, 57,661 and 50,509 before
+        (``--seeds 0,150,183,339 --nodes 300000``, and with ``--options loose_columns=0``).
         """
         if draw_only_when_stuck(variant):
             return replace(self, safe_foundation_moves=False, skip_useless_preparations=False,
                            use_right_after=False)
-        from .tables import tables_for  # (tables imports this module)
-        if self.loose_columns and self.columns_as_a_set and tables_for(variant).parents_interchangeable:
-            return replace(self, use_right_after=False)
+        if self.use_right_after is None:
+            from .tables import tables_for  # (tables imports this module)
+            loose = self.loose_columns and self.columns_as_a_set and tables_for(variant).parents_interchangeable
+            return replace(self, use_right_after=not (loose and variant.draw > 1))
         return self
 
 

@@ -13,6 +13,7 @@ from heapq import heappop, heappush
 from operator import itemgetter
 
 from .columns import PARTIAL
+from .node import UP, need
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 # With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
@@ -123,34 +124,37 @@ class Search:
         return None
 
     def children(self, state, wanted: set[int], restriction: bytes) -> list:
-        """The generator's children of a settled state; with loose keys, those of every state of its class.
+        """The generator's children of a settled state; with loose keys, those of its class.
 
         With loose keys (``encoding.StateCodec.loose_columns``) a move of a build off a face-up card onto
         another (a partial build), with no safe move after it, leaves the key as it was: the child is in the
-        state's own class, and would be skipped as seen. But the moves worth trying from it are not all
-        worth trying from the state itself (it has other tops), so the class's children are gathered here:
-        those of the state, and of every state of the class reached by such moves, each such child's move
-        becoming ``("via", moves within the class, its move)``. Claim: if the class holds a winnable state,
-        some child offered here is winnable. Argument: the state itself is winnable (same key, see
-        ``loose_columns``); follow a winning line of the generator's moves (``generation``) from it; while
-        it stays in the class its states are gathered here, and its first move out of the class is one of
-        the children offered.
+        state's own class, and would be skipped as seen. But it has other tops, so moves that are not worth
+        trying from the state may be worth trying from it. Such a move is a preparing move (``generation``),
+        so the uses of it are gathered here: the children of the state of the class it leads to, restricted
+        to its need (the card it leaves on top goes up or takes a card), and so on where a use is such a move
+        again. Each child gathered this way gets the move ``("via", moves within the class, its move)``.
+        Claim: if the class holds a winnable state, some child offered here is winnable. Argument: the state
+        itself is winnable (same key, see ``loose_columns``), so it has a winning line of the generator's
+        moves in which every preparing move comes right before one of its uses (``generation``). Follow it:
+        while it stays in the class, each of its moves is a use of the one before, gathered here, and its
+        first move out of the class is one of the children offered.
         """
         kids = self.generator.children(state, wanted, restriction)
         if not self.loose:
             return kids
         out: list = []
-        parents = self.codec.tables.parents
-        done, todo = {state[0]}, [((), state[0], kids)]
+        parents, generate = self.codec.tables.parents, self.generator.children
+        done, todo = set(), [((), state[0], kids)]
         for via, columns, found in todo:  # the list grows while it is read
             for kid in found:
                 move = kid[1]
                 if move[0] == "tt" and kid[0] == PARTIAL and within_class(columns, move, parents):
                     child, autos = self.settled_child(kid[2], kid[3], wanted)
-                    if not autos:  # a state of the class
-                        if child[0] not in done:
-                            done.add(child[0])
-                            todo.append((via + (move,), child[0], self.generator.children(child, wanted, b"")))
+                    if not autos:  # a state of the class: gather the uses of this move
+                        use = need(UP, columns[move[1]][-move[3] - 1])
+                        if (child[0], use) not in done:
+                            done.add((child[0], use))
+                            todo.append((via + (move,), child[0], generate(child, wanted, use)))
                         continue
                 out.append((kid[0], ("via", via, move), kid[2], kid[3], kid[4]) if via else kid)
         return out

@@ -44,7 +44,6 @@ class RuleTables:
         self.watches_stock = any(self.stock_watch)
         # may a key ignore which parent each loose card sits on? (``StateCodec.loose_columns``)
         self.parents_interchangeable = v.decks == 1 and not self.strict_draw and self._groups()
-        self.fixed_cache: dict = {}  # column -> its fixed part (``StateCodec.loose_columns``)
         self.column_cache: dict = {}
         self.wanted_cache: dict = {}  # foundation heights -> the cards they take next (``StateCodec.wanted``)
         self.tops_cache: dict = {}  # foundation heights -> the cards on top (``StateCodec.tops``)
