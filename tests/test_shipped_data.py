@@ -49,14 +49,14 @@ def _decided_sample(name: str):
 
 def test_seed_solver_rows_are_reproduced_by_the_current_solver():
     """The search's turns are counted in states, not seconds, so a deal decided well within its time takes
-    the same states again: the shipped rows come from this solver (SoliJoy's too, though they were made
-    from a later commit than Klondike's and the Italian game's)."""
+    the same states again: the shipped rows come from this solver (each game's from its own commit, see
+    solitaire/data/README.md)."""
     from solitaire import deal, solve
     from solitaire.notation import variant_from_text
     for row in _decided_sample("seed_variants").itertuples():
         result = solve(deal(variant_from_text(row.variant), row.seed), max_seconds=60)
         nodes = row.nodes
-        if row.variant != "solijoy" and nodes >= 3000:
+        if row.variant == "italian" and nodes >= 3000:
             nodes -= 72  # the probe hands over at exactly 3,000 states now, at 3,072 when these rows were made
         assert (result.status, result.nodes, len(result.moves)) == (row.outcome, nodes, row.moves), row
 

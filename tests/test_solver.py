@@ -439,3 +439,26 @@ def test_loose_keys_agree_with_an_exhaustive_search_on_small_klondike_positions(
             cases.append((truth, solve(p, max_seconds=None, max_nodes=200_000).status))
     assert len(cases) >= 15
     assert all(truth == found for truth, found in cases), cases
+
+
+def test_a_loose_key_forgets_which_parent_a_card_sits_on_and_nothing_else():
+    """Two columns over face-down cards, 7♠ and 7♣, hold the two red sixes: 6♥ (with 5♣ on it) on one, 6♦ on
+    the other. Trading the sixes (each with its build) keeps the loose key, so does moving the lone 5♣ to
+    the other free six; a different card over the face-down ones does not."""
+    from solitaire.cards import card
+    from solitaire.solver.encoding import StateCodec
+    from solitaire.solver.tables import tables_for
+    c = {f"{rank}{'CDHS'[suit]}": int(card(rank, suit)) for rank in ("2", "3", "5", "6", "7") for suit in range(4)}
+    heights = bytes(4)
+
+    def state(*columns):
+        return (tuple(bytes((1,)) + bytes(c[x] for x in col) for col in columns), heights, b"", 0, 0)
+
+    loose = StateCodec(tables_for(KLONDIKE))
+    exact = StateCodec(tables_for(KLONDIKE), loose_columns=False)
+    start = state(["2C", "7S", "6H", "5C"], ["3C", "7C", "6D"])
+    traded = state(["2C", "7S", "6D"], ["3C", "7C", "6H", "5C"])
+    moved = state(["2C", "7S", "6H"], ["3C", "7C", "6D", "5C"])
+    other_base = state(["2C", "6H", "5C"], ["3C", "7C", "6D", "7S"])
+    assert loose.key(start) == loose.key(traded) == loose.key(moved) != loose.key(other_base)
+    assert len({exact.key(s) for s in (start, traded, moved)}) == 3
