@@ -417,9 +417,9 @@ def test_loose_keys_apply_where_their_proof_holds():
 
 
 def test_a_move_within_a_class_of_loose_keys_is_followed():
-    """Here every win starts by moving 5♥ 4♠ from 6♣ onto 6♠: a move that keeps the loose key, so the search
-    once skipped it as already seen and called the position unwinnable. The search now gathers the moves of
-    every state of the class (``Search.children``)."""
+    """Here every win starts by moving 5♥ 4♠ from 6♣ onto 6♠: a move that keeps the loose key, so the
+    search once skipped it as already seen and called the position unwinnable. The search now gathers the
+    uses of such moves (``Search.children``)."""
     p = wandered(KLONDIKE_32, 14, 150)
     assert exhaustive(p, 20_000) == "won"
     r = solve(p, max_seconds=None, max_nodes=10_000)
@@ -442,8 +442,8 @@ def test_loose_keys_agree_with_an_exhaustive_search_on_small_klondike_positions(
 
 
 def test_a_loose_key_forgets_which_parent_a_card_sits_on_and_nothing_else():
-    """Two columns over face-down cards, 7♠ and 7♣, hold the two red sixes: 6♥ (with 5♣ on it) on one, 6♦ on
-    the other. Trading the sixes (each with its build) keeps the loose key, so does moving the lone 5♣ to
+    """Two columns over face-down cards, 7♠ and 7♣, hold the two red sixes: 6♥ (with 5♣ on it) on one,
+    6♦ on the other. Trading the sixes (each with its build) keeps the loose key, so does moving the lone 5♣ to
     the other free six; a different card over the face-down ones does not."""
     from solitaire.cards import card
     from solitaire.solver.encoding import StateCodec

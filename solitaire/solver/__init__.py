@@ -208,7 +208,7 @@ class _Solver:
             return Outcome.UNWINNABLE, [], flips, turns.nodes
         internal = list(autos)
         for move, more in line:
-            if move[0] == "via":  # moves within a class of loose keys, then the move out of it (``Search.children``)
+            if move[0] == "via":  # moves within a class of loose keys, then the move out (``Search.children``)
                 internal.extend(move[1])
                 move = move[2]
             internal.append(move)

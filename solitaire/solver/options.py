@@ -49,8 +49,8 @@ class SolverOptions:
         safe foundation moves and of preparing moves do not hold, and those ideas are turned off.
 
         Left at None, ``use_right_after`` is on, except with loose keys (``loose_columns``, where the rules
-        allow them) and draw > 1: a restricted state keeps its columns in its key, so restricted states merge far less
-        than full ones (with draw 3 about nine in ten states entered are restricted). Measured with cards back
+        allow them) and draw > 1: a restricted state keeps its columns in its key, so restricted states merge
+        far less than full ones (with draw 3 about nine in ten states entered are restricted). Measured with cards back
         from the foundations and 150,000 states a deal, on 16 deals of ``published_rules.csv`` (lost, won and
         unknown ones, ``benchmarks/bench_solver.py --variants draw3 --seeds 0,131,150,156,167,183,23,51,62,85,
         115,116,1,7,39,66 --nodes 150000 --workers 1``, with ``--options use_right_after=1`` and with
