@@ -128,9 +128,10 @@ def solve(game_or_position, *, max_seconds: float | None = 10.0, max_nodes: int 
     max_seconds, max_nodes = _checked_budget(max_seconds, max_nodes)
     if options is not None and not isinstance(options, SolverOptions):
         raise ValueError(f"options must be a SolverOptions, got {options!r}")
-    options = (options or SolverOptions()).for_variant(p.variant)
+    tables = tables_for(p.variant, model_passes(p.variant, p.recycles))
+    options = (options or SolverOptions()).for_variant(p.variant, tables.parents_interchangeable)
     deadline = None if max_seconds is None else start + TIME_SHARE * max_seconds
-    solver = _Solver(tables_for(p.variant, model_passes(p.variant, p.recycles)), options)
+    solver = _Solver(tables, options)
     gc_was_on = gc.isenabled()
     gc.disable()  # the search makes millions of small tuples, none of them cyclic
     limit = sys.getrecursionlimit()

@@ -40,8 +40,9 @@ class SolverOptions:
     walled_in_check: bool = True
     waste_dominance: bool = True
 
-    def for_variant(self, variant: Variant) -> SolverOptions:
-        """The options that are sound for this variant.
+    def for_variant(self, variant: Variant, parents_interchangeable: bool = False) -> SolverOptions:
+        """The options that are sound for this variant (``parents_interchangeable``: may its keys be loose,
+        ``tables.RuleTables.parents_interchangeable``).
 
         With ``draw_only_when_stuck`` (a draw or recycle is legal only when no move that makes progress is),
         playing a card up early uncovers the card below it, and putting a preparing move off leaves other cards
@@ -66,8 +67,7 @@ class SolverOptions:
             return replace(self, safe_foundation_moves=False, skip_useless_preparations=False,
                            use_right_after=False)
         if self.use_right_after is None:
-            from .tables import tables_for  # (tables imports this module)
-            loose = self.loose_columns and self.columns_as_a_set and tables_for(variant).parents_interchangeable
+            loose = self.loose_columns and self.columns_as_a_set and parents_interchangeable
             return replace(self, use_right_after=not (loose and variant.draw > 1))
         return self
 
