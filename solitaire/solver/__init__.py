@@ -8,14 +8,15 @@ It answers "won" (with the moves, in the kit's notation, that replay with ``Game
 The package, in reading order:
 
 * ``tables``: a variant's rules as lookup tables (built once per variant, from its data, never its name).
-* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged),
-  and which waste positions dominate others (draw > 1).
+* ``encoding``: the compact state, its key (columns as a set, stock positions that draws can undo merged;
+  in Klondike, *loose keys* that forget which of two same-colour cards a card sits on), and which waste
+  positions dominate others (draw > 1).
 * ``stock``: stock macro-moves (drawing and recycling are folded into the play of the card they reach).
 * ``columns``, ``node``, ``generation``: the moves worth trying; moves that only prepare something are
   followed at once by their use.
 * ``pruning``: safe foundation moves and walled-in cards, each with its proof.
 * ``search``: depth-first and best-first search, with a transposition table (that also drops states a table
-  entry dominates) and an exact budget.
+  entry dominates) and an exact budget; with loose keys a state offers the moves of its whole class.
 * ``restarts``: depth-first runs that prove states lost for the next run, and the schedule of one solve (a
   depth-first probe, then turns of best-first search and restarts with a shuffled move order).
 * ``replay``: the internal moves expanded into real, rule-checked moves.
