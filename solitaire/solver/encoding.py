@@ -30,7 +30,6 @@ class StateCodec:
         self.decks = tables.decks
         self.draw = tables.variant.draw
         self.passes = tables.passes
-        self.columns_as_a_set = columns_as_a_set
         self.waste_dominance = waste_dominance
         self._wanted: dict[bytes, set[int]] = tables.wanted_cache  # by heights, which recur across many states
         self._tops: dict[bytes, set[int]] = tables.tops_cache
@@ -41,7 +40,7 @@ class StateCodec:
         if self.loose:
             self.columns_part = self.loose_columns
         elif columns_as_a_set:
-            self.columns_part = _sorted_columns
+            self.columns_part = sorted_columns
         if columns_as_a_set and tables.free_stock:
             self.key = self._key_free_stock
         elif columns_as_a_set and self.passes is None and not tables.strict_draw \
@@ -222,7 +221,8 @@ class StateCodec:
         return (tuple(columns), heights, talon, in_waste, p.recycles), flips
 
 
-def _sorted_columns(columns: tuple[bytes, ...]) -> bytes:
+def sorted_columns(columns: tuple[bytes, ...]) -> bytes:
+    """The columns' part of a key with columns as a set (``StateCodec.columns_part``)."""
     return b"\xff".join(sorted(columns))
 
 

@@ -13,6 +13,7 @@ from heapq import heappop, heappush
 from operator import itemgetter
 
 from .columns import PARTIAL
+from .encoding import sorted_columns
 from .node import UP, need
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
@@ -93,7 +94,7 @@ class Search:
             return None, b"", k
         if then and not autos:
             full = k
-            k += (b"\xfd" + b"\xff".join(sorted(child[0])) + b"\xfd" if self.loose else b"\xfd") + then
+            k += (b"\xfd" + sorted_columns(child[0]) + b"\xfd" if self.loose else b"\xfd") + then
             # (a loose key keeps the columns here: the need names a top) its full version is searched again
             if k in lost:
                 return None, b"", None
