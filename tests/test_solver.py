@@ -441,6 +441,21 @@ def test_loose_keys_agree_with_an_exhaustive_search_on_small_klondike_positions(
     assert all(truth == found for truth, found in cases), cases
 
 
+def test_loose_keys_agree_with_an_exhaustive_search_with_draw_3():
+    """With draw 3 the search drops the restriction after a preparing move, so a class gathers only "a freed
+    card goes up" (``Search.children``); two passes give lost positions as well as won ones."""
+    cases = []
+    for passes, moves in ((2, 60), (None, 300)):
+        variant = replace(KLONDIKE_32, name="Klondike, 32 cards, draw 3", draw=3, passes=passes)
+        for seed in range(40):
+            p = wandered(variant, seed, moves)
+            truth = exhaustive(p, 30_000)
+            if truth is not None:
+                cases.append((truth, solve(p, max_seconds=None, max_nodes=200_000).status))
+    assert len(cases) >= 40 and {truth for truth, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == found for truth, found in cases), cases
+
+
 def test_a_loose_key_forgets_which_parent_a_card_sits_on_and_nothing_else():
     """Two columns over face-down cards, 7♠ and 7♣, hold the two red sixes: 6♥ (with 5♣ on it) on one,
     6♦ on the other. Trading the sixes (each with its build) keeps the loose key, so does moving the lone 5♣ to

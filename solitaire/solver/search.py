@@ -12,9 +12,8 @@ import time
 from heapq import heappop, heappush
 from operator import itemgetter
 
-from .columns import PARTIAL
-from .encoding import sorted_columns
-from .node import UP, need
+from .columns import PARTIAL, TO_FOUNDATION
+from .encoding import sorted_columns, without_top
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 # With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
@@ -127,37 +126,42 @@ class Search:
     def children(self, state, wanted: set[int], restriction: bytes) -> list:
         """The generator's children of a settled state; with loose keys, those of its class.
 
-        With loose keys (``encoding.StateCodec.loose_columns``) a move of a build off a face-up card onto
-        another (a partial build), with no safe move after it, leaves the key as it was: the child is in the
-        state's own class, and would be skipped as seen. But it has other tops, so moves that are not worth
-        trying from the state may be worth trying from it. Such a move is a preparing move (``generation``),
-        so the uses of it are gathered here: the children of the state of the class it leads to, restricted
-        to its need (the card it leaves on top goes up or takes a card), and so on where a use is such a move
-        again. Each child gathered this way gets the move ``("via", moves within the class, its move)``.
-        Claim: if the class holds a winnable state, some child offered here is winnable. Argument: the state
-        itself is winnable (same key, see ``loose_columns``), so it has a winning line of the generator's
-        moves in which every preparing move comes right before one of its uses (``generation``). Follow it:
-        while it stays in the class, each of its moves is a use of the one before, gathered here, and its
-        first move out of the class is one of the children offered.
+        With loose keys (``encoding.StateCodec.loose_columns``) a move of a build ``B`` off a face-up card
+        ``P`` onto another parent ``Q`` of ``B`` (a partial build move), with no safe move after it, leaves
+        the key as it was: the child is in the state's own class, and would be skipped as seen. It is a
+        preparing move (``generation``), whose uses are ``P`` going up and a card going onto ``P``. The
+        second kind is never needed: ``P`` and ``Q`` share their children (``RuleTables._groups``) and ``Q``
+        is free in the state, so the same card can go onto ``Q`` straight away, and the two children differ
+        only in which of ``P``, ``Q`` holds which build: the same loose key, and, when the move leaves a
+        need, a first use that is the same move in both, after which they have the same loose key again.
+        So only the first kind is gathered here: when ``P`` can go up, the child "``B`` onto ``Q``, then
+        ``P`` up" is offered with the move ``("via", (B's move,), ("tf", column))``, and the class move is
+        dropped otherwise. Claim: if the class holds a winnable state, some child offered here is winnable.
+        Argument: the state itself is winnable (same key, see ``loose_columns``), so it has a winning line
+        of the generator's moves in which every preparing move comes right before one of its uses
+        (``generation``); its first move that leaves the class is a child of the state, or follows class
+        moves that end by freeing a card that goes up. One class move frees that card: the moves within a
+        class keep the number of free parents of each group, so where a chain of them frees ``P``, the
+        group of ``P`` has a free parent in the state too, and ``P``'s build may go there.
         """
         kids = self.generator.children(state, wanted, restriction)
         if not self.loose:
             return kids
         out: list = []
-        parents, generate = self.codec.tables.parents, self.generator.children
-        done, todo = set(), [((), state[0], kids)]
-        for via, columns, found in todo:  # the list grows while it is read
-            for kid in found:
-                move = kid[1]
-                if move[0] == "tt" and kid[0] == PARTIAL and within_class(columns, move, parents):
-                    child, autos = self.settled_child(kid[2], kid[3], wanted)
-                    if not autos:  # a state of the class: gather the uses of this move
-                        use = need(UP, columns[move[1]][-move[3] - 1])
-                        if (child[0], use) not in done:
-                            done.add((child[0], use))
-                            todo.append((via + (move,), child[0], generate(child, wanted, use)))
-                        continue
-                out.append((kid[0], ("via", via, move), kid[2], kid[3], kid[4]) if via else kid)
+        columns, parents = state[0], self.codec.tables.parents
+        for kid in kids:
+            move = kid[1]
+            if move[0] == "tt" and kid[0] == PARTIAL and within_class(columns, move, parents):
+                child, autos = self.settled_child(kid[2], kid[3], wanted)
+                if not autos:  # a state of the class
+                    s = move[1]
+                    freed = child[0][s]
+                    if freed[-1] in wanted:
+                        up = (child[0][:s] + (without_top(freed, 1),) + child[0][s + 1:],
+                              self.codec.raised(child[1], freed[-1])) + child[2:]
+                        out.append((TO_FOUNDATION, ("via", (move,), ("tf", s)), up, -1, b""))
+                    continue
+            out.append(kid)
         return out
 
     def ordered_children(self, state, restriction: bytes) -> tuple[set[int], list]:
