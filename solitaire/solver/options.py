@@ -56,10 +56,12 @@ class SolverOptions:
         unknown ones, ``benchmarks/bench_solver.py --variants draw3 --seeds 0,131,150,156,167,183,23,51,62,85,
         115,116,1,7,39,66 --nodes 150000 --workers 1``, with ``--options use_right_after=1`` and with
         ``--options loose_columns=0``; with draw 1, ``--variants draw1 --seeds 21,25,39,66,265,285,62,69,88,
-        108,198,238,23,137,174,204``): with draw 3, 13 decided in 45 CPU seconds without restrictions, 12 in
-        40 s with them, 8 in 43 s without loose keys (the search before); with draw 1, where stock cards
-        played to columns are restricted too, 14 in 59 s without restrictions, 15 in 20 s with them, 9 in
-        32 s before. The proofs of four lost draw-3 deals (0, 150, 183, 339) took 5,098, 10,838, 9,449 and
+        108,198,238,23,137,174,204``): with draw 3, 13 decided in 27 s without restrictions, 12 in 29 s
+        with them; with draw 1, where stock cards played to columns are restricted too, 14 in 31 s without
+        restrictions, 15 in 11 s with them (one deal at a time, wall seconds). Before a class gathered only
+        "the freed card goes up" (``search.Search.children``) the same counts took 45 s and 40 s with draw
+        3, 59 s and 20 s with draw 1; without loose keys (the search before them) 8 and 9 were decided, in
+        43 s and 32 s. The proofs of four lost draw-3 deals (0, 150, 183, 339) took 5,098, 10,838, 9,449 and
         10,432 states without restrictions, against 54,395, 37,588, 57,661 and 50,509 before
         (``--seeds 0,150,183,339 --nodes 300000``, and with ``--options loose_columns=0``).
         """
