@@ -11,6 +11,10 @@ draw 1 and draw 3, unlimited passes, with cards allowed back from the foundation
 Klondike-Solver always allows cards back, so the configurations without it compare the kit under stricter
 rules with the same Klondike-Solver run (a win without cards back is a win with them too).
 
+With ``--kit-seeds`` the numbers are the kit's own seeds instead (``Game(KLONDIKE, seed)``, the deals of the
+shipped tables; the dealing does not depend on the draw or on cards coming back), which is how the deals
+that a shipped table calls unwinnable are given to Klondike-Solver (``--ksolve-only --states 2000000``).
+
 Rows go to ``--csv`` as they finish; a rerun with the same file skips the finished ones (resumable), and
 ``--ksolve-only`` / ``--kit-only`` fill in one solver's rows at a time. The
 summary gives, per configuration and solver: deals, won, unwinnable, unknown, decided share, median and mean
@@ -56,6 +60,11 @@ def pysol_layout(deal: int) -> str:
     from pysol_cards.deal_game import Game as PysolGame
     from pysol_cards.random_base import RandomBase
     return PysolGame("klondike", deal, RandomBase.DEALS_PYSOLFC).calc_layout_string(CardRenderer(True))
+
+
+def kit_layout(seed: int) -> str:
+    """The kit's own deal ``seed`` (``Game(KLONDIKE, seed)``, as in the shipped tables), as a PySolFC layout."""
+    return Game(KLONDIKE, seed).to_pysol()
 
 
 def kit_row(config: str, deal: int, layout: str, seconds: float, nodes: int | None = None) -> dict:
@@ -115,7 +124,7 @@ def run(args, rows: list[dict]) -> None:
     configs = args.configs.split(",")
     try:
         for n, deal in enumerate(deal_numbers(args.deals), 1):
-            layout = pysol_layout(deal)
+            layout = kit_layout(deal) if args.kit_seeds else pysol_layout(deal)
             todo = []
             for draw in sorted({CONFIGS[c][0] for c in configs}):
                 if ("ksolve", f"draw{draw}-back", deal) not in done and not args.kit_only:
@@ -143,7 +152,7 @@ def summary(rows: list[dict], configs: list[str]) -> str:
         draw, _ = CONFIGS[config]
         kit = {r["deal"]: r for r in rows if r["solver"] == "kit" and r["config"] == config}
         ks = {r["deal"]: r for r in rows if r["solver"] == "ksolve" and r["config"] == f"draw{draw}-back"}
-        both = sorted(set(kit) & set(ks)) or sorted(kit)
+        both = sorted(set(kit) & set(ks)) or sorted(kit) or sorted(ks)
         for name, table in (("kit", kit), ("ksolve", ks)):
             got = [table[d] for d in both if d in table]
             if not got:
@@ -164,6 +173,8 @@ def summary(rows: list[dict], configs: list[str]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", default="1-60", help="PySolFC deal numbers, e.g. 1-500 or 12,15,19")
+    parser.add_argument("--kit-seeds", action="store_true",
+                        help="the numbers in --deals are the kit's seeds (the shipped tables' deals), not PySolFC's")
     parser.add_argument("--seconds", type=float, default=10.0, help="the kit's budget per deal")
     parser.add_argument("--nodes", type=int, help="give the kit this many states per deal instead of --seconds "
                         "(the same answers on any machine, whatever its load)")
