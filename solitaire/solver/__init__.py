@@ -16,7 +16,8 @@ The package, in reading order:
   followed at once by their use.
 * ``pruning``: safe foundation moves and walled-in cards, each with its proof.
 * ``search``: depth-first and best-first search, with a transposition table (that also drops states a table
-  entry dominates) and an exact budget; with loose keys a state offers the moves of its whole class.
+  entry dominates) and an exact budget; with loose keys a state also offers what its class adds (a card
+  freed by a move within the class goes up).
 * ``restarts``: depth-first runs that prove states lost for the next run, and the schedule of one solve (a
   depth-first probe, then turns of best-first search and restarts with a shuffled move order).
 * ``replay``: the internal moves expanded into real, rule-checked moves.
