@@ -38,6 +38,36 @@ def _projector(plot):
     return drawn
 
 
+# One colour and marker per player, the same in every plot of every lesson (Okabe-Ito, distinct for colour-blind
+# readers; the markers differ too, so a plot reads in greyscale). A name not listed (a student's own strategy,
+# a tournament entrant) gets STUDENT_STYLE's colour with a marker of its own.
+STRATEGY_STYLES = {
+    "random": {"color": "#999999", "marker": "v"},      # grey: the baseline
+    "greedy": {"color": "#e69f00", "marker": "s"},      # orange square
+    "solver": {"color": "#0072b2", "marker": "D"},      # blue diamond (sees every card)
+    "expert": {"color": "#009e73", "marker": "o"},      # green circle
+    "hindsight": {"color": "#cc79a7", "marker": "^"},   # pink triangle (the expert's first method)
+}
+STUDENT_STYLE = {"color": "#d55e00", "marker": "P"}   # vermilion plus: a student's own strategy
+OTHER_MARKERS = ["P", "X", "*", "h", "<", ">", "p", "d"]
+
+
+def strategy_style(name: str, index: int = 0) -> dict:
+    """The fixed colour and marker of a player, by name; ``index`` tells apart several unlisted players.
+
+    >>> strategy_style("greedy")
+    {'color': '#e69f00', 'marker': 's'}
+    >>> strategy_style("my_strategy")["color"] == STUDENT_STYLE["color"]
+    True
+    """
+    key = str(name).split(" ")[0].split(":")[0].lower()
+    if key == "hop":
+        key = "hindsight"
+    if key in STRATEGY_STYLES:
+        return dict(STRATEGY_STYLES[key])
+    return {"color": STUDENT_STYLE["color"], "marker": OTHER_MARKERS[index % len(OTHER_MARKERS)]}
+
+
 def _style(i: int) -> dict:
     return {"color": OKABE_ITO[i % len(OKABE_ITO)], "marker": MARKERS[i % len(MARKERS)]}
 

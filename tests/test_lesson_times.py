@@ -47,10 +47,14 @@ def test_the_course_plan_gives_each_lessons_stated_time() -> None:
     assert planned_minutes() == {p.stem: stated_minutes(p) for p in LESSONS}
 
 
-def test_the_yardstick_counts_cells_words_and_exercises(tmp_path: Path) -> None:
-    nb = {"cells": [{"cell_type": "markdown", "source": ["word " * 240]},
-                    {"cell_type": "code", "source": ['check("01.a", 1)\n', 'check("01.a", 2)']},
-                    {"cell_type": "code", "source": ['check("01.b", x)']}]}
+def test_the_yardstick_counts_cells_words_lines_and_exercises(tmp_path: Path) -> None:
+    shown = "".join(f"line {i}\n" for i in range(25))
+    nb = {"cells": [{"cell_type": "markdown", "source": ["word " * 250]},
+                    {"cell_type": "code", "source": ['check("01.a", 1)\n', '\n', 'check("01.a", 2)']},
+                    {"cell_type": "code", "source": ['check("01.b", x)']},
+                    {"cell_type": "code", "source": ["show_source(moves.rules)"],
+                     "outputs": [{"output_type": "stream", "name": "stdout", "text": [shown]}]}]}
     path = tmp_path / "x.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
-    assert yardstick(path) == {"code cells": 2, "words": 240, "exercises": 2, "minutes": 2 + 2 + 12}
+    # 3 cells + 2.5 min of prose + (4 lines written + 25 shown) / 10 + 2 exercises of 8 min = 24.4, rounded up
+    assert yardstick(path) == {"code cells": 3, "words": 250, "lines": 29, "exercises": 2, "minutes": 25}

@@ -33,6 +33,7 @@ class NotAnswered(Exception):
 
 Checker = Callable[[Any], Verdict]
 EXERCISES: dict[str, tuple[str, Checker]] = {}
+PASSED: set[str] = set()  # the exercises this kernel's student has got right: show_source(after=...) reads it
 
 
 def exercise(name: str, question: str) -> Callable[[Checker], Checker]:
@@ -58,6 +59,8 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
         ok, message = False, f"Not finished yet: {e}"
     except Exception as e:  # a student's function may raise anything: report it, never dump a traceback
         ok, message = False, f"Your answer raised {type(e).__name__}: {e}"
+    if ok:
+        PASSED.add(name)
     return _say(ok, message, quiet)
 
 
@@ -66,11 +69,20 @@ def question(name: str) -> str:
     return EXERCISES[name][0] if name in EXERCISES else f"there is no exercise called {name!r}"
 
 
-def show_source(obj: Any, start: str | None = None, stop: str | None = None) -> None:
+def show_source(obj: Any, start: str | None = None, stop: str | None = None, *, after: str | None = None) -> None:
     """Print the source of a kit function or class, or only its lines from the first containing ``start``
-    through the next containing ``stop``, so a lesson can quote a rule straight from the code."""
+    through the next containing ``stop``, so a lesson can quote a rule straight from the code.
+
+    With ``after="02b.waste_moves"`` the source is the kit's answer to that exercise: it is printed only
+    once ``check`` has said right to it in this kernel, so a student sees it after trying, never before.
+    (The teacher's copy, whose solution cells are filled in, shows it as soon as the check above has run.)
+    """
     import inspect
     import textwrap
+    if after is not None and after not in PASSED:
+        print(f"(The kit's own version shows here once check({after!r}, ...) says right: try it first, "
+              f"then run this cell again.)")
+        return
     lines = textwrap.dedent(inspect.getsource(obj)).splitlines()
     first = next((i for i, line in enumerate(lines) if start in line), None) if start else 0
     if first is None:
