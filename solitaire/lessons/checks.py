@@ -156,6 +156,37 @@ def finite_number(answer: Any, expected: str) -> float:
     return x
 
 
+def written_places(x: float) -> int:
+    """How many decimals a number was written with (its shortest repr): 0.13 -> 2, 17 -> 0, 0.1297... -> 16.
+
+    >>> written_places(0.13), written_places(17.0), written_places(2.5e-05)
+    (2, 0, 6)
+    """
+    text = repr(float(x)).lower()
+    mantissa, _, exponent = text.partition("e")
+    decimals = len(mantissa.split(".")[1].rstrip("0")) if "." in mantissa else 0
+    return max(0, decimals - int(exponent or 0))
+
+
+def agrees(x: float, expected: float) -> bool:
+    """The checks' one rule for numbers: ``x`` is right when it is ``expected`` written to the precision the
+    student chose, with at least two significant digits. 0.13 is right for a p-value of 0.1297 (the lessons
+    print "p ≈ 0.13"), and so is 0.130 or the unrounded value; 0.1 is too coarse (one significant digit),
+    and 0.12 is wrong. A count is right only when exact.
+
+    >>> agrees(0.13, 0.12966), agrees(0.1297, 0.12966), agrees(0.1, 0.12966), agrees(0.12, 0.12966)
+    (True, True, False, False)
+    >>> agrees(17, 17), agrees(18, 17), agrees(0.41234567891, 0.4123456789123)
+    (True, False, True)
+    """
+    if x == expected:
+        return True
+    places = written_places(x)
+    if expected != 0 and abs(expected) < 10 ** (1 - places):   # fewer than two significant digits written
+        return False
+    return abs(x - expected) <= 0.5 * 10 ** -places + 1e-9 * max(1.0, abs(expected))
+
+
 def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0.0) -> Verdict:
     """Compare a number of any numeric type with ``expected``: right, too high, too low, or not a number."""
     x = as_number(answer)
@@ -166,7 +197,7 @@ def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0
     if math.isnan(x):
         return Verdict(False, f"{what} should be a number, but your answer is NaN (not a number): did a division "
                               "by zero or an empty selection produce it?")
-    if math.isclose(x, expected, abs_tol=tolerance) or x == expected:
+    if agrees(x, expected) or (tolerance and math.isclose(x, expected, abs_tol=tolerance)):
         return Verdict(True, f"{what} is {expected}.")
     direction = "too high" if x > expected else "too low"
     return Verdict(False, f"{what}: your answer {answer!r} is {direction}.")
