@@ -223,7 +223,18 @@ def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: p
     mine = _wins(lesson05._FunctionStrategy(_uncover_first))
     ok, out = feedback(capsys, "05.strategy", _uncover_first)
     assert mine > random_wins and ok and f"your strategy won {mine}, random {random_wins}, greedy {greedy_wins}" in out
-    assert "beat random" in out
+    assert "beat random" in out and "sign test" in out
+
+
+def test_a_random_player_with_another_seed_does_not_beat_random(capsys: pytest.CaptureFixture) -> None:
+    """The old check said "won 17, random 16 ... you beat random" to a plain random player with another seed: now a
+    lead counts only when a sign test on the same deals finds it (p < 0.05), and the question says so."""
+    from solitaire.players import RandomStrategy
+    assert "sign test" in question("05.strategy") and "0.05" in question("05.strategy")
+    assert len(lesson05.STRATEGY_DEALS) >= 100
+    for seed in (1, 2026):  # both win more of these deals than random (seed 0), by a lead no sign test finds
+        ok, out = feedback(capsys, "05.strategy", RandomStrategy(seed))
+        assert not ok and "sign test" in out and ("could be luck" in out or "not better than random" in out), out
 
 
 def test_a_strategy_that_is_the_kits_greedy_is_not_the_students(capsys: pytest.CaptureFixture) -> None:
@@ -392,6 +403,7 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     from solitaire.lessons import lesson08
     from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, _mini_search, depth_first
     from solitaire.endgame import safe_to_foundation
+    from solitaire.players import RandomStrategy
     from solitaire.strategies import GreedyStrategy
 
     italian = shuffled_deck(ITALIAN, 2024)
@@ -432,7 +444,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         "05.replay": (won_2, [Game("klondike", 2), won_10, line_2,
                               _played(Game("klondike", 2), line_2.moves[:100])], 2),
         "05.strategy": (_uncover_first, [_foundations_first, lambda obs, moves: moves[0],
-                                         lambda obs, moves: GreedyStrategy().choose(obs, moves)], 42),
+                                         lambda obs, moves: GreedyStrategy().choose(obs, moves),
+                                         RandomStrategy(2026)], 42),
         "05.greedy_wins": (greedy_20_39, [_greedy_count("klondike", range(20)), 20, greedy_20_39 + 1], "eight"),
         "06.interval": (wilson(30, 100), [(0.3 - wald, 0.3 + wald), (0.2, 0.4), (0.0, 1.0)], "0.3"),
         "06.draw3_rate": (draw3_wins / 100, [draw3_wins, _greedy_count("klondike", range(100)) / 100], "half"),

@@ -168,7 +168,7 @@ def written_places(x: float) -> int:
     return max(0, decimals - int(exponent or 0))
 
 
-def agrees(x: float, expected: float) -> bool:
+def agrees(x: float, expected: float, places: int | None = None) -> bool:
     """The checks' one rule for numbers: ``x`` is right when it is ``expected`` written to the precision the
     student chose, with at least two significant digits. 0.13 is right for a p-value of 0.1297 (the lessons
     print "p ≈ 0.13"), and so is 0.130 or the unrounded value; 0.1 is too coarse (one significant digit),
@@ -178,12 +178,20 @@ def agrees(x: float, expected: float) -> bool:
     (True, True, False, False)
     >>> agrees(17, 17), agrees(18, 17), agrees(0.41234567891, 0.4123456789123)
     (True, False, True)
+
+    ``places`` gives the precision the student chose for a whole answer (a function that rounds every value it
+    returns to 3 decimals): each value is then right within half a unit of that place, small ones included, and
+    the caller decides how coarse a precision it accepts.
+
+    >>> agrees(0.001, 0.00064, places=3), agrees(0.002, 0.00064, places=3)
+    (True, False)
     """
     if x == expected:
         return True
-    places = written_places(x)
-    if expected != 0 and abs(expected) < 10 ** (1 - places):   # fewer than two significant digits written
-        return False
+    if places is None:
+        places = written_places(x)
+        if expected != 0 and abs(expected) < 10 ** (1 - places):   # fewer than two significant digits written
+            return False
     return abs(x - expected) <= 0.5 * 10 ** -places + 1e-9 * max(1.0, abs(expected))
 
 

@@ -21,19 +21,34 @@ def _replay_won(game: Any) -> Verdict:
                           f"({replay.position.on_foundations()} cards home): did you play every move of the solution?")
 
 
-STRATEGY_DEALS = range(50)
+STRATEGY_DEALS = range(150)  # enough deals for a sign test to see a real lead over random
+STRATEGY_MAX_MOVES = 1500
+SIGNIFICANCE = 0.05
 
 
 @functools.lru_cache(maxsize=None)
-def _wins(strategy: str, max_moves: int = 1500) -> int:
+def _won_deals(strategy: str) -> tuple[bool, ...]:
+    """Which of STRATEGY_DEALS a built-in strategy wins (random, greedy), deal by deal."""
     from ..strategies import play_game
-    return sum(play_game("klondike", seed, strategy, max_moves=max_moves).outcome == Outcome.WON for seed in STRATEGY_DEALS)
+    return tuple(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES).outcome == Outcome.WON
+                 for seed in STRATEGY_DEALS)
 
 
-@exercise("05.strategy", "Write a strategy that wins more Klondike deals than random play: an object with a name and "
-                         "choose(obs, moves) -> one of moves (or a plain function (obs, moves) -> move).")
+def _lead(mine: tuple[bool, ...], theirs: tuple[bool, ...]) -> tuple[int, int, float]:
+    """Deals only mine won, deals only theirs won, and the sign test's two-sided p-value (lesson 06b)."""
+    from .lesson06b import sign_test
+    only_mine = sum(a and not b for a, b in zip(mine, theirs))
+    only_theirs = sum(b and not a for a, b in zip(mine, theirs))
+    return only_mine, only_theirs, sign_test(only_mine, only_theirs)
+
+
+@exercise("05.strategy", f"Write a strategy that beats random play on Klondike deals {STRATEGY_DEALS.start}-"
+                         f"{STRATEGY_DEALS.stop - 1}: among the deals only one of the two wins, yours must win so many "
+                         f"more that a sign test finds the lead (p < {SIGNIFICANCE}). An object with a name and "
+                         "choose(obs, moves) -> one of moves, or a plain function (obs, moves) -> move.")
 def _strategy(answer: Any) -> Verdict:
-    """Plays the student's strategy, random and greedy on the same deals, and passes it when it beats random."""
+    """Plays the student's strategy, random and greedy on the same deals; passes a lead over random that a sign
+    test on those deals finds at p < 0.05 (a random player with another seed wins about as often, and fails)."""
     strategy = answer if hasattr(answer, "choose") else _FunctionStrategy(answer)
     if not callable(getattr(strategy, "choose", None)):
         raise NotAnswered(f"expected a strategy with a choose(obs, moves) method, got {answer!r}")
@@ -50,25 +65,31 @@ def _strategy(answer: Any) -> Verdict:
     records = []
     for seed in STRATEGY_DEALS:
         try:
-            records.append(play_game("klondike", seed, strategy, max_moves=1500))
+            records.append(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES))
         except NotImplementedError:
             raise NotAnswered("your strategy's choose still has no body") from None
         except Exception as e:
             return Verdict(False, f"on Klondike deal {seed} your strategy failed: {type(e).__name__}: {e}")
-    wins = sum(r.outcome == Outcome.WON for r in records)
+    mine = tuple(r.outcome == Outcome.WON for r in records)
     stuck = sum(r.outcome == Outcome.MOVE_LIMIT for r in records)
-    random_wins, greedy_wins = _wins("random"), _wins("greedy")
+    random_won, greedy_won = _won_deals("random"), _won_deals("greedy")
+    ahead, behind, p = _lead(mine, random_won)
     deals = f"Klondike deals {STRATEGY_DEALS.start}-{STRATEGY_DEALS.stop - 1}"
-    score = f"on {deals} your strategy won {wins}, random {random_wins}, greedy {greedy_wins}"
-    if wins <= random_wins:
-        hint = (f" {stuck} of your games ran into the 1,500-move limit: moving builds back and forth leads "
-                "nowhere, so put those moves last." if stuck else
+    score = (f"on {deals} your strategy won {sum(mine)}, random {sum(random_won)}, greedy {sum(greedy_won)}. "
+             f"Of the deals only one of you won, you won {ahead} and random {behind}: a fair coin splits them "
+             f"at least that unevenly with chance p = {p:.2g} (the sign test, lesson 06b)")
+    if ahead <= behind or p >= SIGNIFICANCE:
+        verdict = ("not better than random yet" if ahead <= behind else
+                   f"a lead, but p is not below {SIGNIFICANCE}, so it could be luck: not shown better than random yet")
+        hint = (f" {stuck} of your games ran into the {STRATEGY_MAX_MOVES:,}-move limit: moving builds back and forth "
+                "leads nowhere, so put those moves last." if stuck > len(records) // 10 else
                 " Which moves make progress? A flip, or a move that uncovers a face-down card, is almost "
                 "always good; moving a build sideways rarely is.")
-        return Verdict(False, f"{score}: not better than random yet.{hint}")
-    verdict = "and greedy too!" if wins > greedy_wins else ("as many as greedy." if wins == greedy_wins else
-                                                             "but not greedy (that is a final project).")
-    return Verdict(True, f"{score}: you beat random, {verdict}")
+        return Verdict(False, f"{score}: {verdict}.{hint}")
+    g_ahead, g_behind, g_p = _lead(mine, greedy_won)
+    against_greedy = ("and greedy too, by a sign test!" if g_ahead > g_behind and g_p < SIGNIFICANCE else
+                      f"greedy is another matter ({g_ahead} deals to {g_behind}, p = {g_p:.2g}: a final project).")
+    return Verdict(True, f"{score}: you beat random, {against_greedy}")
 
 
 class _FunctionStrategy:
@@ -89,10 +110,6 @@ class _FunctionStrategy:
 
 @exercise("05.greedy_wins", "How many of Klondike deals 20 to 39 does the greedy strategy win?")
 def _greedy_wins(answer: Any) -> Verdict:
-    return number_verdict(answer, _greedy_wins_20_39(), "the number of deals 20-39 greedy wins")
-
-
-@functools.lru_cache(maxsize=None)
-def _greedy_wins_20_39() -> int:
     from ..strategies import play_game
-    return sum(play_game("klondike", seed, "greedy").outcome == Outcome.WON for seed in range(20, 40))
+    wins = sum(play_game("klondike", seed, "greedy").outcome == Outcome.WON for seed in range(20, 40))
+    return number_verdict(answer, wins, "the number of deals 20-39 greedy wins")

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..endgame import Outcome
 from ..variants import KLONDIKE
-from .checks import Verdict, as_number, exercise, finite_number, number_verdict
+from .checks import Verdict, agrees, as_number, exercise, finite_number, number_verdict, written_places
 
 # The sign test exercise: Klondike (draw 1), deals 0-299, hindsight sampling (the expert's first method,
 # shipped("hindsight")) against greedy, counted in lesson 06b.
@@ -31,22 +31,25 @@ def sign_test(a: int, b: int) -> float:
 
 
 @exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: hindsight sampling alone wins 51 deals and greedy alone "
-                           "36. Give the two-sided sign test's p-value.")
+                           "36. Give the two-sided sign test's p-value (to two significant digits or more).")
 def _sign_test(answer: Any) -> Verdict:
     answer = finite_number(answer, "a p-value (a number between 0 and 1)")
     a, b = SIGN_TEST_COUNTS
     want, m = sign_test(a, b), a + b
-    if abs(answer - want) <= 0.0005:
-        return Verdict(True, f"p ≈ {want:.3f}: a fair coin splits {m} deals at least {a} to {b} about one time in "
+    if agrees(answer, want):
+        return Verdict(True, f"p ≈ {want:.2f}: a fair coin splits {m} deals at least {a} to {b} about one time in "
                              f"{round(1 / want)}, so this split alone does not show that hindsight sampling is better.")
-    if abs(answer - want / 2) <= 0.0005:
+    if agrees(answer, want / 2):
         return Verdict(False, "that is one tail only (hindsight sampling ahead). Greedy could have been the one "
                               "ahead just as unevenly: add the other tail.")
-    if abs(answer - math.comb(m, a) / 2 ** m * 2) <= 0.0005 or abs(answer - math.comb(m, a) / 2 ** m) <= 0.0005:
+    exactly = math.comb(m, a) / 2 ** m
+    if agrees(answer, 2 * exactly) or agrees(answer, exactly):
         return Verdict(False, f"that counts only splits of exactly {a} to {b}; the p-value adds every split at least "
                               "as uneven.")
     if not 0 <= answer <= 1:
         return Verdict(False, f"{answer!r} cannot be a p-value: a probability lies between 0 and 1.")
+    if abs(answer - want) <= 0.5 * 10 ** -written_places(answer):  # right, but to one significant digit
+        return Verdict(False, f"{answer!r} is too coarse: give the p-value to two significant digits or more.")
     direction = "too high" if answer > want else "too low"
     return Verdict(False, f"your p-value {answer:.4g} is {direction}. Toss {m} fair coins (only the deals that "
                           "exactly one player wins count) and add the chances of every split at least as uneven.")
@@ -60,4 +63,4 @@ def _draw3_rate(answer: Any) -> Verdict:
     wins = sum(play_game(draw3, seed, "greedy").outcome == Outcome.WON for seed in range(100))
     if as_number(answer) == wins and wins > 1:
         return Verdict(False, f"{answer} is the number of wins; give the share, wins / 100.")
-    return number_verdict(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99", tolerance=0.0005)
+    return number_verdict(answer, wins / 100, "greedy's draw-3 win rate on deals 0-99")
