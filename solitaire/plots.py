@@ -1,7 +1,9 @@
 """Plots of experiment tables (matplotlib; the only module of the kit that imports it).
 
-Colours come from the Okabe-Ito palette, which stays distinct for colour-blind readers; markers
-differ too, so the plots read in greyscale. Every function returns the matplotlib Figure.
+Each strategy has one colour and marker in every plot (``strategy_style``: random grey, greedy orange, solver
+blue, expert green, hindsight sampling pink, a student's own vermilion; Okabe-Ito colours, distinct for
+colour-blind readers, and markers that differ too, so the plots read in greyscale), whatever order the table
+lists them in. Legends sit below the plots, never over the data. Every function returns the matplotlib Figure.
 
 Sized for a projector: a figure is at most ``MAX_WIDTH`` inches wide, so a notebook shows it at its own size
 (100 dpi, no shrinking to fit), and no text is smaller than ``SMALLEST_TEXT`` points.
@@ -16,7 +18,7 @@ from matplotlib.figure import Figure
 from .endgame import Outcome
 
 OKABE_ITO = ["#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#000000", "#f0e442"]  # yellow last: faint on white
-MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
+LINE_STYLES = ["-", "--", ":", "-."]  # lines of one strategy told apart (the solver's variants)
 MAX_WIDTH = 9.0     # inches: 900 px at the notebook's 100 dpi, narrower than a notebook's output area
 SMALLEST_TEXT = 12  # points, legends included
 FONTS = {"font.size": 13, "axes.titlesize": 14, "axes.labelsize": 13, "xtick.labelsize": 12,
@@ -68,8 +70,11 @@ def strategy_style(name: str, index: int = 0) -> dict:
     return {"color": STUDENT_STYLE["color"], "marker": OTHER_MARKERS[index % len(OTHER_MARKERS)]}
 
 
-def _style(i: int) -> dict:
-    return {"color": OKABE_ITO[i % len(OKABE_ITO)], "marker": MARKERS[i % len(MARKERS)]}
+def _styles(strategies) -> dict[str, dict]:
+    """Each strategy's fixed style (``strategy_style``); players the kit does not know are told apart by marker."""
+    unlisted = [str(name) for name in strategies if strategy_style(name)["color"] == STUDENT_STYLE["color"]]
+    return {name: strategy_style(name, unlisted.index(str(name)) if str(name) in unlisted else 0)
+            for name in strategies}
 
 
 def _require(df: pd.DataFrame, columns: list[str], what: str) -> None:
@@ -92,12 +97,13 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     variants = list(dict.fromkeys(summary_df["variant"]))
     strategies = list(dict.fromkeys(summary_df["strategy"]))
     width = 0.7 / max(1, len(strategies))
+    styles = _styles(strategies)
     for i, strategy in enumerate(strategies):
         rows = summary_df[summary_df["strategy"] == strategy]
         x = np.array([variants.index(v) for v in rows["variant"]]) + (i - (len(strategies) - 1) / 2) * width
         rate = rows["win_rate"].to_numpy(float)
         err = np.vstack([rate - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - rate])
-        style = _style(i)
+        style = styles[strategy]
         ax.errorbar(x, rate, yerr=err, linestyle="none", capsize=4, markersize=7, label=strategy, **style)
         if "winnable_high" in rows and rows["winnable_high"].notna().any():
             high = rows["winnable_high"].to_numpy(float)
@@ -119,9 +125,17 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     ax.grid(axis="y", alpha=0.3)
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: ":" in labels[i])  # strategies first, then the "if" markers
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], title="strategy",
-              loc="upper left", bbox_to_anchor=(1.01, 1))
+    _legend_below(fig, [handles[i] for i in order], [labels[i] for i in order], title="strategy")
     return fig
+
+
+def _legend_below(fig: Figure, handles: list, labels: list, **kwargs) -> None:
+    """The legend below the plots, outside every axes, so that it never covers a point or a line."""
+    ncols = min(3, len(labels)) or 1
+    if fig.get_layout_engine() is not None and type(fig.get_layout_engine()).__name__ == "ConstrainedLayoutEngine":
+        fig.legend(handles, labels, loc="outside lower center", ncols=ncols, **kwargs)
+    else:  # a figure the caller made: under its last axes, below the x label
+        fig.axes[-1].legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=ncols, **kwargs)
 
 
 def played_out(df: pd.DataFrame) -> pd.Series:
@@ -134,39 +148,39 @@ def played_out(df: pd.DataFrame) -> pd.Series:
 
 @_projector
 def foundation_distribution(df: pd.DataFrame) -> Figure:
-    """How many cards reach the foundations at the end, per variant (panels) and strategy (colours).
+    """How many cards a *lost* game gets home, per variant (one panel each, stacked) and strategy (its colour).
 
-    Only games played to an end are drawn (``played_out``), each as a share of all games of its strategy;
-    a panel's title says how many deals were not played out.
+    A panel counts lost games played to an end (``played_out``) at each number of cards home, with thick lines
+    on a scale of their own (won games, all at the full deck, would dwarf them); its title gives the games
+    won and the deals left out (not played out), zero included.
     """
     _require(df, ["variant", "strategy", "on_foundations"], "foundation_distribution")
     variants = list(dict.fromkeys(df["variant"]))
-    strategies = list(dict.fromkeys(df["strategy"]))
+    styles = _styles(list(dict.fromkeys(df["strategy"])))
     ended = played_out(df)
-    ncols = min(2, max(1, len(variants)))  # at most two panels a row
-    nrows = -(-max(1, len(variants)) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(MAX_WIDTH if ncols > 1 else 6.0, 3.6 * nrows), squeeze=False,
+    won = df["outcome"] == Outcome.WON if "outcome" in df.columns else pd.Series(False, index=df.index)
+    fig, axes = plt.subplots(len(variants), 1, figsize=(MAX_WIDTH, 0.6 + 2.9 * len(variants)), squeeze=False,
                              layout="constrained")
-    for ax in axes.flat[len(variants):]:
-        ax.remove()
     for ax, variant in zip(axes.flat, variants):
         in_variant = df["variant"] == variant
-        part = df[in_variant & ended]
-        top = int(part["on_foundations"].max()) if len(part) else 1
+        lost = df[in_variant & ended & ~won]
+        top = int(df.loc[in_variant, "on_foundations"].max()) if in_variant.any() else 1
         bins = np.arange(0, top + 2) - 0.5
-        for i, strategy in enumerate(strategies):
-            values = part.loc[part["strategy"] == strategy, "on_foundations"].to_numpy()
-            games = int((in_variant & (df["strategy"] == strategy)).sum())
-            if len(values):  # each game weighs 1 / all games, so a bar's height is a share of all of them
-                ax.hist(values, bins=bins, histtype="step", linewidth=1.8, color=_style(i)["color"],
-                        weights=np.full(len(values), 1 / games), label=strategy)
+        for strategy, style in styles.items():
+            values = lost.loc[lost["strategy"] == strategy, "on_foundations"].to_numpy()
+            if len(values):
+                ax.hist(values, bins=bins, histtype="stepfilled", color=style["color"], alpha=0.2, linewidth=0)
+                ax.hist(values, bins=bins, histtype="step", linewidth=3, color=style["color"], label=str(strategy))
         left_out = int((in_variant & ~ended).sum())
-        ax.set_title(str(variant) + (f"\n({left_out} deals not played out)" if left_out else ""))
-        ax.set_xlabel("cards on foundations at the end")
-        ax.set_ylabel("share of games")
+        ax.set_title(f"{variant}: {len(lost):,} lost games drawn; {int((in_variant & won).sum()):,} won; "
+                     f"{left_out:,} left out (not played out)", fontsize=14)
+        ax.set_xlim(-0.5, top + 0.5)
+        ax.set_ylabel("lost games")
+        ax.set_xlabel("cards on the foundations when a lost game ends")
+        ax.grid(alpha=0.3)
     handles = {label: h for ax in fig.axes for h, label in zip(*ax.get_legend_handles_labels())}
-    fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=len(handles), title="strategy")
-    fig.suptitle("Cards on foundations at the end of the game")
+    _legend_below(fig, list(handles.values()), list(handles), title="strategy")
+    fig.suptitle("How far does a lost game get?")
     return fig
 
 
@@ -178,16 +192,17 @@ def solver_effort(df: pd.DataFrame) -> Figure:
     if solved.empty:
         raise ValueError("solver_effort needs games played with the 'solver' strategy; the table has none")
     fig, axes = plt.subplots(1, 2, figsize=(MAX_WIDTH, 4.5), sharey=True, layout="constrained")
+    colour = strategy_style("solver")["color"]  # every line is the solver's; the variants differ by line style
     for i, (variant, part) in enumerate(solved.groupby("variant", sort=False)):
         decided = part[part["outcome"].isin([Outcome.WON, Outcome.UNWINNABLE])]
-        style = _style(i)
+        dashes = LINE_STYLES[i % len(LINE_STYLES)]
         label = f"{variant}: {len(decided)}/{len(part)}"
         for ax, column in zip(axes, ["seconds", "nodes"]):
             x = np.sort(decided[column].to_numpy(float))
             y = np.arange(1, len(x) + 1) / len(part)
             x = np.maximum(x, 1e-4 if column == "seconds" else 1)
             ax.step(np.concatenate([[x[0] if len(x) else 1], x]), np.concatenate([[0], y]), where="post",
-                    color=style["color"], label=label, linewidth=1.8)
+                    color=colour, linestyle=dashes, label=label, linewidth=2.5)
     for ax, column, unit in zip(axes, ["seconds", "nodes"], ["solver time per deal (s)", "positions searched per deal"]):
         ax.set_xscale("log")
         ax.set_xlabel(unit + ", log scale")
@@ -196,7 +211,7 @@ def solver_effort(df: pd.DataFrame) -> Figure:
         ax.set_title(f"by {column}")
     axes[0].set_ylabel("share of deals decided")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, title="variant: deals decided", loc="outside lower center", ncols=min(3, len(labels)))
+    _legend_below(fig, handles, labels, title="variant: deals decided")
     fig.suptitle("Solver effort: deals decided within a budget")
     return fig
 
@@ -216,7 +231,7 @@ def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 50
     low, high = np.array([h.interval for h in history]).T
     x = np.arange(len(history))
     fig, ax = _figure(ax, (9, 3.8))
-    style = _style(3)
+    style = strategy_style("expert")  # sampling the hidden cards, then solving: the expert's way of judging
     ax.fill_between(x, low, high, color=style["color"], alpha=0.2, label="Wilson 95% interval")
     ax.plot(x, share, color=style["color"], linewidth=1.8, label=f"share of {samples} sampled layouts won")
     p, turned = game.start, []
@@ -226,7 +241,7 @@ def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 50
             turned.append(i)
         p = q
     if turned:
-        ax.plot(turned, share[turned], linestyle="none", marker="v", color=_style(4)["color"],
+        ax.plot(turned, share[turned], linestyle="none", marker="|", markersize=14, color="#000000",
                 label="a face-down card turned up")
     ax.set_xlim(0, max(1, len(history) - 1))
     ax.set_ylim(-0.02, 1.04)
@@ -234,7 +249,7 @@ def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 50
     ax.set_ylabel("chance to win from here")
     ax.set_title(f"Win chance after every move ({game.variant.name}, {len(game.moves)} moves)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower left")
+    _legend_below(fig, *ax.get_legend_handles_labels())
     return fig
 
 

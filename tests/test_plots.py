@@ -1,4 +1,5 @@
-"""Plots: each returns a Figure with a title, axis labels and Okabe-Ito colours, under the Agg backend."""
+"""Plots: each returns a Figure with a title, axis labels, one fixed colour per strategy and a legend that covers
+no data, under the Agg backend."""
 from __future__ import annotations
 
 import matplotlib
@@ -12,7 +13,8 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from solitaire.experiments import summary  # noqa: E402
-from solitaire.plots import OKABE_ITO, foundation_distribution, solver_effort, win_chance_story, win_rates  # noqa: E402
+from solitaire.plots import (foundation_distribution, solver_effort, strategy_style, win_chance_story,  # noqa: E402
+                             win_rates)
 
 OUTCOMES = {"greedy": ["won", "lost", "lost", "move limit"], "solver": ["won", "unwinnable", "unknown", "won"]}
 
@@ -59,15 +61,74 @@ def colours_of(fig: Figure) -> set[str]:
     return found
 
 
+def colour(name: str) -> str:
+    return strategy_style(name)["color"]
+
+
+def styles_of(ax) -> dict[str, tuple[str, str]]:
+    """Each strategy's colour and marker in a win_rates plot (its points are an errorbar container)."""
+    return {c.get_label(): (mcolors.to_hex(c.lines[0].get_color()), c.lines[0].get_marker()) for c in ax.containers}
+
+
+def legend_texts(fig: Figure) -> list[str]:
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    return [t.get_text() for legend in legends for t in legend.get_texts()]
+
+
 def test_win_rates_shows_each_variant_and_strategy_with_whiskers(games):
     s = summary(games)
     fig = win_rates(s)
     titled_and_labelled(fig)
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["klondike", "italian"]
-    assert {OKABE_ITO[0], OKABE_ITO[1]} <= colours_of(fig)
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {colour("greedy"), colour("solver")} <= colours_of(fig)
+    legend = legend_texts(fig)
     assert "greedy" in legend and "solver" in legend and any("undecided" in t for t in legend)
+
+
+def test_a_strategy_keeps_its_colour_and_marker_whatever_the_order(games):
+    """Colours used to follow the order of appearance: greedy was orange in one plot of lesson 06 and light blue
+    in the next, and the solver and greedy swapped colours in 06b."""
+    s = summary(games)
+    reordered = pd.concat([s[s.strategy == "solver"], s[s.strategy == "greedy"]])
+    only_solver = s[s.strategy == "solver"]
+    seen = []
+    for table in (s, reordered, only_solver):
+        seen.append(styles_of(win_rates(table).axes[0]))
+    for styles in seen:
+        for name, (hex_colour, marker) in styles.items():
+            assert (hex_colour, marker) == (colour(name), strategy_style(name)["marker"])
+    assert seen[0] == seen[1] and seen[2] == {"solver": seen[0]["solver"]}
+    lost = foundation_distribution(games[games.strategy == "greedy"])
+    lines = {mcolors.to_hex(p.get_edgecolor()) for ax in lost.axes for p in ax.patches if not p.get_fill()}
+    assert lines == {colour("greedy")}
+
+
+def test_a_students_strategies_get_the_students_colour_and_markers_of_their_own(games):
+    s = summary(games)
+    mine = pd.concat([s.assign(strategy="mine"), s.assign(strategy="my other one"), s[s.strategy == "greedy"]])
+    styles = styles_of(win_rates(mine).axes[0])
+    assert styles["mine"][0] == styles["my other one"][0] == colour("mine") and styles["mine"][1] != styles["my other one"][1]
+
+
+def _boxes_overlap(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+@pytest.mark.parametrize("plot", ["win_rates", "foundation_distribution", "solver_effort"])
+def test_the_legend_is_inside_the_figure_and_outside_every_axes(games, plot):
+    """Lesson 06's second plot: the legend covered about 40% of the width and hid the hollow marker."""
+    fig = {"win_rates": lambda: win_rates(summary(games)), "foundation_distribution": lambda: foundation_distribution(games),
+           "solver_effort": lambda: solver_effort(games)}[plot]()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    assert legends
+    whole = fig.bbox
+    for legend in legends:
+        box = legend.get_window_extent(renderer)
+        assert whole.x0 - 1 <= box.x0 and box.x1 <= whole.x1 + 1 and whole.y0 - 1 <= box.y0 and box.y1 <= whole.y1 + 1
+        assert not [ax for ax in fig.axes if _boxes_overlap(box, ax.get_window_extent(renderer))]
 
 
 def test_win_rates_draws_on_given_axes(games):
@@ -78,20 +139,26 @@ def test_win_rates_draws_on_given_axes(games):
 def test_foundation_distribution_has_one_panel_per_variant(games):
     fig = foundation_distribution(games)
     titled_and_labelled(fig)
-    assert [ax.get_title().split("\n")[0] for ax in fig.axes] == ["klondike", "italian"]
+    assert [ax.get_title().split(":")[0] for ax in fig.axes] == ["klondike", "italian"]
     assert fig.axes[1].get_xlim()[1] >= 32
 
 
-def test_foundation_distribution_leaves_out_games_not_played_out(games):
-    """The solver does not play out a deal it cannot win (or leaves undecided): no '0 cards home' for those."""
+def test_foundation_distribution_draws_lost_games_as_counts_and_says_what_it_leaves_out(games):
+    """Lost games are counted on a scale of their own (the won games' peak at the full deck used to squash them to
+    about 0.05), and each panel's title gives the games won and the deals left out, zero included."""
     fig = foundation_distribution(games)
     klondike = fig.axes[0]
-    assert "6 deals not played out" in klondike.get_title()  # 3 unwinnable + 3 unknown of the solver's 12
-    solver = next(p for p in klondike.patches if mcolors.to_hex(p.get_edgecolor()) == OKABE_ITO[1])
-    ys = solver.get_xy()[:, 1]
-    assert max(ys) == pytest.approx(6 / 12)  # its 6 won games, at 52 cards, as a share of all 12
-    xs = solver.get_xy()[:, 0]
-    assert min(xs[ys > 0]) > 50  # nothing drawn at 0 cards home
+    title = klondike.get_title()
+    assert "6 left out" in title  # 3 unwinnable + 3 unknown of the solver's 12
+    assert "9 won" in title  # greedy's 3 and the solver's 6
+    assert "9 lost games drawn" in title  # greedy's 6 lost and 3 move-limit games
+    greedy = [p for p in klondike.patches if p.get_fill() is False and mcolors.to_hex(p.get_edgecolor()) == colour("greedy")]
+    ys, xs = greedy[0].get_xy()[:, 1], greedy[0].get_xy()[:, 0]
+    assert max(ys) == 2  # a count of games, not a share: two lost games end with 1 card home (seeds 1, 10), two with 2
+    assert max(xs[ys > 0]) < 10  # won games (52 cards) are not drawn
+    assert not [p for p in klondike.patches if mcolors.to_hex(p.get_edgecolor()) == colour("solver")]  # none lost
+    only_greedy = foundation_distribution(games[games.strategy == "greedy"])
+    assert "0 left out" in only_greedy.axes[0].get_title()  # the count the lesson's sentence promises, even at 0
 
 
 def test_text_is_projector_sized(games):
@@ -117,6 +184,7 @@ def test_solver_effort_plots_the_decided_share(games):
     assert max(line.get_ydata()) == pytest.approx(9 / 12)  # 9 of 12 deals decided (won or unwinnable)
     legend = fig.legends[0]
     assert "9/12" in legend.get_texts()[0].get_text() and "decided" in legend.get_title().get_text()
+    assert {mcolors.to_hex(line.get_color()) for line in seconds_axis.lines} == {colour("solver")}
 
 
 def test_plots_explain_tables_they_cannot_use(games):
@@ -136,5 +204,5 @@ def test_win_chance_story_plots_one_point_per_position():
     assert isinstance(fig, Figure) and ax.get_title().startswith("Win chance") and ax.get_xlabel() == "moves played"
     line = next(l for l in ax.get_lines() if "sampled layouts" in l.get_label())
     assert len(line.get_xdata()) == len(g.moves) + 1
-    assert mcolors.to_hex(line.get_color()) == OKABE_ITO[3]
+    assert mcolors.to_hex(line.get_color()) == colour("expert")
     plt.close(fig)
