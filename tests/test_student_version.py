@@ -190,3 +190,42 @@ def test_the_teachers_solutions_leave_lesson_04s_table_as_dealt() -> None:
     nb = json.loads((ROOT / "notebooks" / "04_play.ipynb").read_text(encoding="utf-8"))
     solutions = ["".join(c["source"]) for c in _cells(nb) if "solution" in c.get("metadata", {}).get("tags", [])]
     assert solutions and not [src for src in solutions if "challenge" in src]
+
+
+def _kit_answers() -> dict[str, list[str]]:
+    """What must not show in a student copy of lessons 05, 06, 06a and 06b before the student's check says right:
+    the kit's own code for an exercise, and each exercise's expected answer, computed here independently."""
+    import math
+
+    def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+        p, d = k / n, 1 + z * z / n
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+        return (p + z * z / (2 * n)) / d - half, (p + z * z / (2 * n)) / d + half
+
+    fewest = next(n for n in range(1, 20_000) if (lambda lo, hi: hi - lo)(*wilson(round(0.8 * n), n)) <= 0.02)
+    p = 2 * sum(math.comb(87, k) for k in range(51, 88)) / 2**87
+    misjudged = next(m for m in range(852) if wilson(852 - m, 1000)[1] < 0.81945)
+    return {"05_strategies": ["✔ Right", "greedy wins is"],
+            "06_experiments": ["def wilson(", "centre - half", f"{fewest:,}", str(fewest)],
+            "06a_winnability": [f"{misjudged} deals", f"{wilson(1805, 2000)[0]:.3f}, {wilson(1826, 2000)[1]:.3f}"],
+            "06b_rules_and_players": [f"p ≈ {p:.2f}", f"{p:.3f}", f"{p:.2f}:"]}
+
+
+@pytest.mark.parametrize("stem", sorted(_kit_answers()))
+def test_a_student_copy_shows_none_of_the_kits_answers(stem: str, student_dir: Path) -> None:
+    """Run top to bottom, the student copy of 05, 06, 06a and 06b shows no answer of the kit's: not in its prose,
+    not in any output (show_source(wilson, after="06.wilson") prints the code only once the check said right).
+    The teacher's copy does show them, so the strings looked for are real."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(student_dir / f"{stem}.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    shown = prose + "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    assert not [answer for answer in _kit_answers()[stem] if answer in shown], stem
+    teacher = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    teacher_shown = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                            for c in _cells(teacher) for o in c["outputs"])
+    assert any(answer in teacher_shown for answer in _kit_answers()[stem] if answer != "greedy wins is")
