@@ -48,6 +48,17 @@ SIGN_P = binomtest(51, 87, 0.5).pvalue  # two-sided; the binomial is symmetric a
 DRAW3_RATE = sum(play_game(dataclasses.replace(KLONDIKE, draw=3), seed, "greedy").outcome == "won"
                  for seed in range(100)) / 100
 
+def _solver(table: str, variant: str) -> tuple[int, int, int]:
+    from solitaire.experiments import shipped
+    rows = shipped(table).query("variant == @variant and strategy == 'solver'")
+    return int((rows.outcome == "won").sum()), int((rows.outcome == "unknown").sum()), len(rows)
+
+
+KLONDIKE_SOLVER = _solver("seed_variants", "klondike")  # (won, unknown, games) of the 2,000-deal table
+WINNABLE = (_wilson(KLONDIKE_SOLVER[0], KLONDIKE_SOLVER[2])[0], _wilson(sum(KLONDIKE_SOLVER[:2]), KLONDIKE_SOLVER[2])[1])
+DRAW3 = _solver("published_rules", "klondike foundation_to_tableau=true draw=3")
+MISJUDGED = next(m for m in range(1000) if _wilson(sum(DRAW3[:2]) - m, DRAW3[2])[1] < 0.81945)
+
 CASES = {
     "06.wilson": (_wilson, [_wald, _no_correction_in_half_width, lambda k, n: (k / n, k / n), wilson,
                             lambda k, n: _wilson(k, n, z=1.645), lambda w, n: wilson(w, n),
@@ -56,6 +67,9 @@ CASES = {
                         "many deals"),
     "06b.sign_test": (SIGN_P, [SIGN_P / 2, math.comb(87, 51) / 2**87, 2 * math.comb(87, 51) / 2**87, 0.05, 51 / 87,
                                0.1, 0.12], "not significant"),
+    "06a.winnable_range": (WINNABLE, [(KLONDIKE_SOLVER[0] / 2000, sum(KLONDIKE_SOLVER[:2]) / 2000),
+                                      _wilson(*KLONDIKE_SOLVER[::2]), (WINNABLE[1], WINNABLE[0]), (0.8, 1.0)], "90%"),
+    "06a.misjudged": (MISJUDGED, [MISJUDGED - 1, MISJUDGED + 1, DRAW3[1], 0], "a few"),
     "06b.draw3_rate": (DRAW3_RATE, [round(DRAW3_RATE * 100), 0.51, DRAW3_RATE + 0.01], "a fifth"),
 }
 
@@ -73,6 +87,8 @@ def _right_answers(name: str) -> list:
     if callable(right):
         return [right, lambda k, n: tuple(np.float64(v) for v in right(k, n)), lambda k, n: np.array(right(k, n)),
                 lambda k, n: tuple(round(v, 3) for v in right(k, n))]  # the ends to 3 decimals, as the lesson prints
+    if isinstance(right, tuple):  # a pair of numbers: as floats, numpy numbers, and to 3 decimals
+        return [right, tuple(np.float64(v) for v in right), np.array(right), tuple(round(v, 3) for v in right)]
     if name == "06b.sign_test":  # the precision the lesson prints ("p ≈ 0.13"), and more
         return _numeric_forms(right) + [round(right, 2), round(right, 3)]
     return _numeric_forms(right)
@@ -176,3 +192,11 @@ def test_sign_test_agrees_with_scipy(a: int, b: int) -> None:
 def test_draw3_rate_refuses_the_count(capsys: pytest.CaptureFixture) -> None:
     ok, out = _said(capsys, "06b.draw3_rate", np.int64(round(DRAW3_RATE * 100)))
     assert not ok and "number of wins" in out
+
+
+def test_misjudged_deals_are_about_one_in_fifteen(capsys: pytest.CaptureFixture) -> None:
+    """Lesson 06a's "the check has teeth": a solver wrong about that many of its deals would fail the check."""
+    ok, out = _said(capsys, "06a.misjudged", MISJUDGED)
+    assert ok and f"about one in {round(sum(DRAW3[:2]) / MISJUDGED)}" in out
+    ok, out = _said(capsys, "06a.misjudged", MISJUDGED - 1)
+    assert not ok and "one more" in out and str(MISJUDGED) not in out
