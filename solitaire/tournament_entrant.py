@@ -8,18 +8,17 @@ any file it writes (``RLIMIT_FSIZE``), then loads the strategy (a file's source,
 - the referee sends length-prefixed pickles: ``("game", variant)`` at a game's start, then for each decision
   ``("move", obs, moves)`` with the observation as plain numbers (no face-down card, no seed) and the moves
   as ``(kind, source, target, count)`` tuples;
-- the entrant answers one JSON line: ``{"move": i}`` (an index into the moves), ``{"rank": [i, ...]}`` (for a
-  strategy with ``rank``), ``{"resign": 1}``, or ``{"fail": kind, "text": why}``.
+- the entrant answers one line of text: ``m i`` (the move ``moves[i]``), ``r i j ...`` (its ranking, for a
+  strategy with ``rank``), ``x`` (it resigns), or ``f kind why`` (it failed).
 
 The referee never unpickles what this process sends: a strategy that takes over this process can still only
-write a line of JSON, which the referee checks like any other answer. This module imports only the rules core
+write a line of text, which the referee checks like any other answer. This module imports only the rules core
 and the players, so a process starts in about a tenth of a second.
 """
 from __future__ import annotations
 
 import copy
 import ctypes
-import json
 import os
 import pickle
 import resource
@@ -39,15 +38,28 @@ MOST_LINE = 65_536  # an answer longer than this is not an answer
 
 
 def encode_observation(obs: Observation) -> tuple:
-    """The observation as plain numbers, without its variant (sent once a game).
+    """The observation as plain numbers and bytes (a card's code is below 64, so a pile is a ``bytes``),
+    without its variant (sent once a game).
 
     >>> from solitaire import KLONDIKE
     >>> from solitaire.state import deal, observe
-    >>> encode_observation(observe(deal(KLONDIKE, 1)))[0]
-    24
+    >>> encode_observation(observe(deal(KLONDIKE, 1)))[3][0]
+    b'$'
     """
-    return (obs.stock_size, tuple(map(int, obs.waste)), tuple(tuple(map(int, f)) for f in obs.foundations),
-            tuple(tuple(map(int, c)) for c in obs.columns), obs.hidden, obs.recycles)
+    return (obs.stock_size, bytes(obs.waste), tuple(map(bytes, obs.foundations)), tuple(map(bytes, obs.columns)),
+            obs.hidden, obs.recycles)
+
+
+_PILES: dict[bytes, tuple] = {}  # piles decoded before: most piles do not change from one move to the next
+
+
+def _pile(data: bytes) -> tuple:
+    pile = _PILES.get(data)
+    if pile is None:
+        if len(_PILES) > 50_000:
+            _PILES.clear()
+        pile = _PILES[data] = tuple(CARDS[c] for c in data)
+    return pile
 
 
 def decode_observation(variant, data: tuple) -> Observation:
@@ -60,10 +72,8 @@ def decode_observation(variant, data: tuple) -> Observation:
     True
     """
     stock, waste, foundations, columns, hidden, recycles = data
-    cards = CARDS
-    return Observation(variant, stock, tuple(cards[c] for c in waste),
-                       tuple(tuple(cards[c] for c in f) for f in foundations),
-                       tuple(tuple(cards[c] for c in col) for col in columns), hidden, recycles)
+    return Observation(variant, stock, _pile(waste), tuple(map(_pile, foundations)), tuple(map(_pile, columns)),
+                       hidden, recycles)
 
 
 class FunctionStrategy:
@@ -117,51 +127,47 @@ def set_limits(memory_mb: int, cpu_seconds: int, output_bytes: int) -> None:
 
 
 class Channel:
-    """The two pipes to the referee: pickles in, JSON lines out."""
+    """The two pipes to the referee: length-prefixed pickles in, one line of text out."""
 
     def __init__(self, fd_in: int, fd_out: int) -> None:
-        self.fd_in, self.fd_out = fd_in, fd_out
+        self.fd_in, self.fd_out, self.buffer = fd_in, fd_out, b""
 
     def receive(self):
-        size = HEADER.unpack(self._read(HEADER.size))[0]
-        return pickle.loads(self._read(size))
-
-    def _read(self, n: int) -> bytes:
-        chunks = []
-        while n:
-            chunk = os.read(self.fd_in, n)
+        while len(self.buffer) < HEADER.size or len(self.buffer) < HEADER.size + HEADER.unpack_from(self.buffer)[0]:
+            chunk = os.read(self.fd_in, 1 << 16)
             if not chunk:
                 raise EOFError("the referee closed the pipe")
-            chunks.append(chunk)
-            n -= len(chunk)
-        return b"".join(chunks)
+            self.buffer += chunk
+        end = HEADER.size + HEADER.unpack_from(self.buffer)[0]
+        message, self.buffer = pickle.loads(self.buffer[HEADER.size:end]), self.buffer[end:]
+        return message
 
-    def send(self, **answer) -> None:
-        data = (json.dumps(answer) + "\n").encode()
+    def send(self, *words) -> None:
+        data = (" ".join(map(str, words)).replace("\n", " ") + "\n").encode()
         while data:
             data = data[os.write(self.fd_out, data):]
 
 
-def answer_for(strategy, obs, moves: list, use_rank: bool) -> dict:
-    """The answer to one decision, as the JSON the referee reads."""
+def answer_for(strategy, obs, moves: list, use_rank: bool) -> tuple:
+    """The answer to one decision, as the words of the line the referee reads: ``m i`` (the move ``moves[i]``),
+    ``r i j ...`` (a ranking), ``x`` (resign) or ``f kind why``."""
     if use_rank:
-        ranked = strategy.rank(obs, moves)
         index = {m: i for i, m in enumerate(moves)}
-        return {"rank": [index.get(m, -1) if isinstance(m, tuple) else -1 for m in ranked]}
+        return ("r", *[index.get(m, -1) if isinstance(m, tuple) else -1 for m in strategy.rank(obs, moves)])
     choice = strategy.choose(obs, moves)
     if choice is None:
-        return {"resign": 1}
+        return ("x",)
     if isinstance(choice, str):
         try:
             choice = Move.from_text(choice)
         except ValueError as e:
-            return {"fail": "not a move", "text": str(e)[:200]}
+            return ("f", "notamove", str(e)[:200])
     if not isinstance(choice, Move):
-        return {"fail": "not a move", "text": f"answered {type(choice).__name__} {_short(choice)}, not a Move"}
+        return ("f", "notamove", f"answered {type(choice).__name__} {_short(choice)}, not a Move")
     try:
-        return {"move": moves.index(choice)}
+        return ("m", moves.index(choice))
     except ValueError:
-        return {"fail": "illegal", "text": f"answered {choice}, which is not one of the legal moves offered"}
+        return ("f", "illegal", f"answered {choice}, which is not one of the legal moves offered")
 
 
 def _short(value) -> str:
@@ -178,10 +184,10 @@ def serve(channel: Channel) -> None:
     try:
         strategy = strategy_from_source(*payload, name) if kind == "source" else pickle.loads(payload)
     except BaseException as e:  # a file that raises on import, even SystemExit, is named and left out
-        channel.send(fail="import", text=f"{type(e).__name__}: {e}"[:300])
+        channel.send("f", "import", f"{type(e).__name__}: {e}"[:300])
         return
     use_rank = callable(getattr(strategy, "rank", None))
-    channel.send(ok=str(getattr(strategy, "name", "") or name)[:80], rank=use_rank)
+    channel.send("ok", int(use_rank), str(getattr(strategy, "name", "") or name)[:80])
     player, variant = strategy, None
     while True:
         try:
@@ -198,13 +204,13 @@ def serve(channel: Channel) -> None:
         obs = decode_observation(variant, message[1])
         moves = [Move(*m) for m in message[2]]
         try:
-            channel.send(**answer_for(player, obs, moves, use_rank))
+            channel.send(*answer_for(player, obs, moves, use_rank))
         except MemoryError:
-            channel.send(fail="memory", text="MemoryError: the strategy went over its memory limit")
+            channel.send("f", "memory", "MemoryError: the strategy went over its memory limit")
             return
         except Exception as e:
             where = traceback.extract_tb(e.__traceback__)[-1]
-            channel.send(fail="crash", text=f"{type(e).__name__}: {e} (line {where.lineno})"[:300])
+            channel.send("f", "crash", f"{type(e).__name__}: {e} (line {where.lineno})"[:300])
             return
 
 

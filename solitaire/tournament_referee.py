@@ -8,7 +8,6 @@ process, plays the games against one entrant process, and restarts that process 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import pickle
 import select
@@ -79,11 +78,11 @@ class EntrantProcess:
                 out.close()
         self.down, self.up, self.buffer = down_w, up_r, b""
         self._send((self.entry.kind, self.entry.payload, self.entry.name))
-        answer = self._answer(lim.load_seconds, lim.load_seconds, "to load")
-        if "ok" not in answer:
-            raise EntrantFailure(f"import failed: {answer.get('text', answer)}")
-        self.use_rank = answer.get("rank") is True
-        return str(answer["ok"])
+        kind, _, rest = self._answer(lim.load_seconds, lim.load_seconds, "to load").partition(b" ")
+        if kind != b"ok":
+            raise EntrantFailure(f"import failed: {rest.partition(b' ')[2].decode(errors='replace')}")
+        self.use_rank = rest[:1] == b"1"
+        return rest[2:].decode(errors="replace")
 
     def new_game(self, variant) -> None:
         self._send(("game", variant))
@@ -93,20 +92,25 @@ class EntrantProcess:
         self._send(("move", encode_observation(obs), tuple(tuple(m) for m in moves)))
         lim = self.limits
         answer = self._answer(lim.move_seconds, max(5 * lim.move_seconds, lim.move_seconds + 2), "for a move")
-        n = len(moves)
-        if "fail" in answer:
-            kind = {"crash": "crashed", "memory": "memory limit", "illegal": "illegal answer",
-                    "not a move": "not a move"}.get(answer["fail"], "not a move")
-            raise EntrantFailure(f"{kind}: {answer.get('text', '')}"[:300])
-        if "resign" in answer and len(answer) == 1:
-            return None
-        if self.use_rank and isinstance(answer.get("rank"), list):
-            order = answer["rank"]
-            if all(type(i) is int and 0 <= i < n for i in order):
-                return order
-        if not self.use_rank and type(answer.get("move")) is int and 0 <= answer["move"] < n:
-            return answer["move"]
-        raise EntrantFailure(f"not a move: answered {str(answer)[:80]}")
+        kind, _, rest = answer.partition(b" ")
+        try:
+            if kind == b"m" and not self.use_rank:
+                i = int(rest)
+                if 0 <= i < len(moves):
+                    return i
+            elif kind == b"r" and self.use_rank:
+                order = [int(i) for i in rest.split()]
+                if all(0 <= i < len(moves) for i in order):
+                    return order
+            elif kind == b"x" and not rest:
+                return None
+        except ValueError:
+            pass
+        if kind == b"f":
+            why, _, text = rest.partition(b" ")
+            reason = {b"crash": "crashed", b"memory": "memory limit", b"illegal": "illegal answer"}.get(why, "not a move")
+            raise EntrantFailure(f"{reason}: {text.decode(errors='replace')}"[:300])
+        raise EntrantFailure(self._kill(f"not a move: answered {answer[:60].decode(errors='replace')!r}"))
 
     def _send(self, message) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -115,8 +119,8 @@ class EntrantProcess:
         except OSError:
             raise EntrantFailure(self._death("its process ended")) from None
 
-    def _answer(self, cpu_seconds: float, wall_seconds: float, what: str) -> dict:
-        """Read one JSON line; give up after ``cpu_seconds`` of the entrant's CPU or ``wall_seconds`` of waiting."""
+    def _answer(self, cpu_seconds: float, wall_seconds: float, what: str) -> bytes:
+        """Read one line; give up after ``cpu_seconds`` of the entrant's CPU or ``wall_seconds`` of waiting."""
         start = time.monotonic()
         cpu_start = None
         while b"\n" not in self.buffer:
@@ -137,13 +141,7 @@ class EntrantProcess:
                 if len(self.buffer) > MOST_LINE:
                     raise EntrantFailure(self._kill("not a move: an answer longer than 64 KB"))
         line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
-            raise EntrantFailure(self._kill(f"not a move: answered {line[:60]!r}"))
-        return answer
+        return line
 
     def _cpu(self) -> float:
         """The entrant process's CPU seconds so far (Linux); elsewhere 0, and only the wall-clock limit holds."""
