@@ -264,6 +264,8 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
 
 def _labelled(variants) -> dict[str, Variant]:
     from .notation import variant_to_text
+    if isinstance(variants, Mapping):
+        return {str(label): get_variant(v) for label, v in variants.items()}
     items = [variants] if isinstance(variants, (str, Variant)) else list(variants)
     out = {}
     for item in items:
