@@ -43,8 +43,8 @@ def encode_observation(obs: Observation) -> tuple:
 
     >>> from solitaire import KLONDIKE
     >>> from solitaire.state import deal, observe
-    >>> encode_observation(observe(deal(KLONDIKE, 1)))[3][0]
-    b'$'
+    >>> encode_observation(observe(deal(KLONDIKE, 1)))[3]  # the seven columns' face-up cards: 7♦ is 1 * 16 + 7
+    (b'\\x17', b'\\x16', b'\\x12', b'\\x02', b'-', b';', b'8')
     """
     return (obs.stock_size, bytes(obs.waste), tuple(map(bytes, obs.foundations)), tuple(map(bytes, obs.columns)),
             obs.hidden, obs.recycles)

@@ -498,3 +498,19 @@ def test_a_real_dask_cluster_plays_the_games_with_entrants_isolated(tmp_path):
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def test_the_ranking_plot_keeps_the_players_colours_best_on_top():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from solitaire.plots import strategy_style, tournament_ranking
+    board = tournament.leaderboard(
+        [{"entrant": e, "variant": "klondike", "number": n, "outcome": "won" if n < w else "lost", "reason": ""}
+         for e, w in (("greedy_player", 6), ("ada", 4), ("random_player", 2)) for n in range(10)])
+    fig = tournament_ranking(board)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["random_player", "ada", "greedy_player"]
+    colours = [container.lines[0].get_color() for container in ax.containers]  # each entrant's marker
+    assert colours == [strategy_style("random")["color"], strategy_style("ada")["color"], strategy_style("greedy")["color"]]
+    with pytest.raises(ValueError, match="play the tournament first"):
+        tournament_ranking([])
