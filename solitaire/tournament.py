@@ -226,8 +226,8 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
     """Play every entrant on the same ``deals`` deals of each variant; each entrant in its own process.
 
     entrants: a folder of ``.py`` files, files, or strategy objects. out: the SQLite results file (resumable;
-    without it the seeds live only in this call). workers: processes playing games at once (each also runs
-    one entrant process); executor: any ``concurrent.futures.Executor`` instead, a Dask client's
+    without it the seeds live only in this call). workers: games played at once (each by a referee thread of
+    this process, against its own entrant process); executor: any ``concurrent.futures.Executor`` instead, a Dask client's
     ``get_executor()`` included. limits: ``Limits(move_seconds=1, max_moves=5000, memory_mb=1024, ...)``.
     seeds: ``{variant label: [seed, ...]}`` to replay given deals (not secret then: for replays and tests).
     logs: a folder for each entrant's printed output (capped), else it is thrown away.
@@ -299,9 +299,8 @@ def _play(tasks: list[tuple], store: ResultsFile | None, workers: int, executor)
             finished(play_games(*task))
         return rows
     own = executor is None
-    if own:
-        import multiprocessing
-        executor = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    if own:  # threads: each referee waits on its entrant's process, and the entrants run on the other cores
+        executor = cf.ThreadPoolExecutor(workers, thread_name_prefix="referee")
     try:
         futures = [executor.submit(play_games, *task) for task in tasks]
         for future in cf.as_completed(futures):

@@ -13,6 +13,7 @@ import pickle
 import select
 import subprocess
 import sys
+import threading
 import time
 from typing import NamedTuple
 
@@ -244,19 +245,30 @@ def play_games(entry: Entry, label: str, variant, deals: list[tuple[int, int]], 
     return rows
 
 
+_HIDDEN = {"users": 0, "before": 1}  # referees (threads) playing now, and the flag to restore after the last
+_HIDDEN_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def referee_memory_hidden():
-    """While the games are played, make this process non-dumpable (Linux): then no process without
-    CAP_SYS_PTRACE, not even one of the same user, can read its memory through /proc/<pid>/mem."""
+    """While games are played, make this process non-dumpable (Linux): then no process without CAP_SYS_PTRACE,
+    not even one of the same user, can read its memory through /proc/<pid>/mem (the entrants drop that
+    capability). Several referee threads may play at once: the flag is restored after the last one."""
     try:
         import ctypes
         prctl = ctypes.CDLL(None).prctl
-        before = prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
-        prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE: 0
     except (OSError, AttributeError):
         yield
         return
+    with _HIDDEN_LOCK:
+        if _HIDDEN["users"] == 0:
+            _HIDDEN["before"] = prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+            prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE: 0
+        _HIDDEN["users"] += 1
     try:
         yield
     finally:
-        prctl(4, before if before in (0, 1) else 1, 0, 0, 0)
+        with _HIDDEN_LOCK:
+            _HIDDEN["users"] -= 1
+            if _HIDDEN["users"] == 0:
+                prctl(4, _HIDDEN["before"] if _HIDDEN["before"] in (0, 1) else 1, 0, 0, 0)

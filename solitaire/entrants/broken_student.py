@@ -1,8 +1,8 @@
 """A deliberately broken entrant, to show what the failures table says.
 
 It plays like greedy, but its author numbered the columns from 1 in one place: whenever it wants to move a
-build from column 7 it names a column that does not exist, so it answers a move that is not a move, and
-loses that game.
+build of three cards or more out of column 7, it names a column that does not exist. That answer is not a
+legal move, so it loses that game.
 """
 from solitaire.moves import COLUMN_TO_COLUMN, Move
 from solitaire.players import GreedyStrategy
@@ -12,6 +12,6 @@ _greedy = GreedyStrategy(resign=False)
 
 def choose(obs, moves):
     move = _greedy.choose(obs, moves)
-    if move.kind == COLUMN_TO_COLUMN and move.source == 6:
+    if move.kind == COLUMN_TO_COLUMN and move.source == 6 and move.count >= 3:
         return Move(COLUMN_TO_COLUMN, source=move.source + 1, target=move.target, count=move.count)  # the bug
     return move
