@@ -256,6 +256,12 @@ def tournament_ranking(board, ax=None) -> Figure:
     DataFrame with the columns entrant, wins, games, win_rate, low and high. The kit's own players keep their
     fixed colours (an entrant file named ``greedy_player`` is greedy's orange); the students' entrants share
     their colour, told apart by marker.
+
+    >>> fig = tournament_ranking([{"entrant": "ada", "games": 10, "wins": 6, "win_rate": 0.6, "low": 0.31, "high": 0.83},
+    ...                           {"entrant": "greedy_player", "games": 10, "wins": 5, "win_rate": 0.5, "low": 0.24,
+    ...                            "high": 0.76}])
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]  # best at the top
+    ['greedy_player', 'ada']
     """
     rows = board.to_dict("records") if isinstance(board, pd.DataFrame) else list(board)
     if not rows:

@@ -38,12 +38,18 @@ from .variants import Variant, get_variant
 
 __all__ = ["Entry", "Limits", "Results", "ResultsFile", "collect", "leaderboard", "pairs", "run"]
 
+ENTRANTS = Path(__file__).parent / "entrants"  # the kit's example entrants
 COLUMNS = ["entrant", "variant", "number", "seed", "outcome", "reason", "moves", "on_foundations", "seconds"]
 BATCH = 10  # games a task: one entrant process serves them all
 
 
 def entry_from_file(path: str | os.PathLike) -> Entry:
-    """An entrant file as an ``Entry`` (named by the file's stem); its code runs only in its own process."""
+    """An entrant file as an ``Entry`` (named by the file's stem); its code runs only in its own process.
+
+    >>> entry = entry_from_file(ENTRANTS / "greedy_player.py")
+    >>> entry.name, entry.kind, len(entry.fingerprint)
+    ('greedy_player', 'source', 16)
+    """
     path = Path(path)
     try:
         source = path.read_text(encoding="utf-8")
@@ -54,7 +60,12 @@ def entry_from_file(path: str | os.PathLike) -> Entry:
 
 def entry_from_object(strategy) -> Entry:
     """A strategy object (or a function ``choose(obs, moves)``) as an ``Entry``, pickled with cloudpickle (so a
-    class defined in a notebook cell travels by value), or with pickle when cloudpickle is not installed."""
+    class defined in a notebook cell travels by value), or with pickle when cloudpickle is not installed.
+
+    >>> from solitaire.players import GreedyStrategy
+    >>> entry_from_object(GreedyStrategy()).name, entry_from_object(GreedyStrategy()).kind
+    ('greedy', 'pickle')
+    """
     if not callable(getattr(strategy, "choose", None)):
         if not callable(strategy):
             raise ValueError(f"{quote(strategy)} is not a strategy: give an object with choose(obs, moves), a "
@@ -74,7 +85,11 @@ def entry_from_object(strategy) -> Entry:
 
 
 def collect(entrants) -> list[Entry]:
-    """Entries from a folder (its ``*.py`` files, sorted), file paths and strategy objects; names must differ."""
+    """Entries from a folder (its ``*.py`` files, sorted), file paths and strategy objects; names must differ.
+
+    >>> [e.name for e in collect(ENTRANTS)]
+    ['broken_student', 'careful_student', 'greedy_player', 'random_player']
+    """
     items = [entrants] if isinstance(entrants, (str, os.PathLike)) or hasattr(entrants, "choose") else list(entrants)
     found: list[Entry] = []
     for item in items:
@@ -97,7 +112,12 @@ def collect(entrants) -> list[Entry]:
 
 
 def check_entries(entries: list[Entry], limits: Limits) -> tuple[list[Entry], dict[str, str]]:
-    """Load every entrant in its own process, at once: those that load, and why each other one was left out."""
+    """Load every entrant in its own process, at once: those that load, and why each other one was left out.
+
+    >>> bad = Entry("bad", "source", ("1 / 0", "bad.py"), "-")
+    >>> check_entries([bad], Limits())
+    ([], {'bad': 'import failed: ZeroDivisionError: division by zero'})
+    """
     bad: dict[str, str] = {}
 
     def load(entry: Entry) -> None:
@@ -231,6 +251,10 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
     ``get_executor()`` included. limits: ``Limits(move_seconds=1, max_moves=5000, memory_mb=1024, ...)``.
     seeds: ``{variant label: [seed, ...]}`` to replay given deals (not secret then: for replays and tests).
     logs: a folder for each entrant's printed output (capped), else it is thrown away.
+
+    >>> results = run(ENTRANTS / "greedy_player.py", deals=2, seeds={"klondike": [3, 10]})
+    >>> [(r["entrant"], r["seed"], r["outcome"]) for r in results.rows]
+    [('greedy_player', 3, 'won'), ('greedy_player', 10, 'lost')]
     """
     limits = limits or Limits()
     labelled = _labelled(variants)
@@ -329,7 +353,7 @@ def leaderboard(rows: list[dict], z: float = 1.96) -> list[dict]:
         wins = sum(deals.values())
         low, high = wilson(wins, games, z)
         board.append({"entrant": name, "games": games, "wins": wins, "win_rate": wins / games if games else 0.0,
-                      "low": low, "high": high, "failures": sum(1 for r in rows if r["entrant"] == name and r["reason"])})
+                      "low": low, "high": high, "failures": sum(1 for r in rows if r["entrant"] == name and r.get("reason"))})
     board.sort(key=lambda r: (-r["wins"], r["entrant"]))
     for this, below in zip(board, board[1:] + [None]):
         a, b = (None, None) if below is None else _split(won[this["entrant"]], won[below["entrant"]])
@@ -338,7 +362,13 @@ def leaderboard(rows: list[dict], z: float = 1.96) -> list[dict]:
 
 
 def pairs(rows: list[dict]) -> list[dict]:
-    """The sign test between every two entrants (on the deals both played): who won more deals alone, and p."""
+    """The sign test between every two entrants (on the deals both played): who won more deals alone, and p.
+
+    >>> rows = [{"entrant": e, "variant": "klondike", "number": n, "outcome": "won" if n < w else "lost"}
+    ...         for e, w in (("a", 5), ("b", 0)) for n in range(5)]
+    >>> pairs(rows)
+    [{'first': 'a', 'second': 'b', 'only_first': 5, 'only_second': 0, 'p': 0.0625}]
+    """
     won = _won_deals(rows)
     names = [r["entrant"] for r in leaderboard(rows)]
     out = []
@@ -362,7 +392,12 @@ def _split(first: dict, second: dict) -> tuple[int, int]:
 
 
 def failures(rows: list[dict]) -> list[dict]:
-    """Each entrant's lost games by what went wrong (timed out, crashed, illegal answer, ...), with an example."""
+    """Each entrant's lost games by what went wrong (timed out, crashed, illegal answer, ...), with an example.
+
+    >>> failures([{"entrant": "a", "reason": "timed out: more than 1 s of CPU for a move"},
+    ...           {"entrant": "a", "reason": ""}, {"entrant": "a", "reason": "timed out: no answer within 5 s"}])
+    [{'entrant': 'a', 'failure': 'timed out', 'games': 2, 'example': 'timed out: more than 1 s of CPU for a move'}]
+    """
     out: dict[tuple, dict] = {}
     for r in rows:
         if r["reason"]:
@@ -374,13 +409,19 @@ def failures(rows: list[dict]) -> list[dict]:
 
 
 def report(results: Results, all_pairs: bool = False) -> str:
-    """The leaderboard, the failures and the entrants left out, as text for a terminal."""
-    lines = [f"{'rank':>4}  {'entrant':<20} {'games':>6} {'wins':>5} {'win rate':>9}  {'95% interval':<15} "
+    """The leaderboard, the failures and the entrants left out, as text for a terminal.
+
+    >>> rows = [{"entrant": "a", "variant": "k", "number": 0, "outcome": "won", "reason": ""}]
+    >>> print(report(Results(rows, {"b": "import failed: SyntaxError"})).splitlines()[1])
+       1  a                         1     1    100.0%  [20.7%, 100.0%]         0
+    """
+    lines = [f"{'rank':>4}  {'entrant':<20} {'games':>6} {'wins':>5} {'win rate':>9}  {'95% interval':<16} "
              f"{'failures':>8}  sign test with the next (deals won alone, p)"]
     for i, r in enumerate(results.leaderboard(), 1):
         vs = "" if r["p_next"] is None else f"{r['only_this']} to {r['only_next']}, p = {r['p_next']:.3g}"
+        interval = f"[{r['low']:.1%}, {r['high']:.1%}]"
         lines.append(f"{i:>4}  {r['entrant'][:20]:<20} {r['games']:>6} {r['wins']:>5} {r['win_rate']:>9.1%}  "
-                     f"[{r['low']:.1%}, {r['high']:.1%}]".ljust(68) + f"{r['failures']:>8}  {vs}")
+                     f"{interval:<16} {r['failures']:>8}  {vs}".rstrip())
     if all_pairs:
         lines += ["", "every pair (deals won alone by each, sign test):"]
         lines += [f"  {p['first']} against {p['second']}: {p['only_first']} to {p['only_second']}, p = {p['p']:.3g}"
@@ -393,7 +434,14 @@ def report(results: Results, all_pairs: bool = False) -> str:
 
 
 def write_table(results: Results, path: str | os.PathLike) -> None:
-    """One CSV row a game: entrant, variant, deal number, seed (revealed), outcome, reason, moves, ..."""
+    """One CSV row a game: entrant, variant, deal number, seed (revealed), outcome, reason, moves, ...
+
+    >>> import tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "games.csv")
+    >>> write_table(Results([dict.fromkeys(COLUMNS, 1)], {}), path)
+    >>> open(path).readline().strip()
+    'entrant,variant,number,seed,outcome,reason,moves,on_foundations,seconds'
+    """
     import csv
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, COLUMNS)

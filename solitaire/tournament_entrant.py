@@ -87,7 +87,14 @@ class FunctionStrategy:
 
 
 def strategy_from_source(source: str, filename: str, name: str):
-    """Run an entrant file's source and return its ``strategy`` object, or its ``choose`` function wrapped."""
+    """Run an entrant file's source and return its ``strategy`` object, or its ``choose`` function wrapped.
+
+    >>> strategy_from_source("def choose(obs, moves):\\n    return moves[0]\\n", "ada.py", "ada").name
+    'ada'
+    >>> strategy_from_source("x = 1", "bob.py", "bob")
+    Traceback (most recent call last):
+    ValueError: bob.py defines neither `strategy` (an object with a choose(obs, moves) method) nor a function `choose(obs, moves)`: add one of them
+    """
     module = types.ModuleType(name)
     module.__file__ = filename
     sys.modules[name] = module
@@ -101,7 +108,7 @@ def strategy_from_source(source: str, filename: str, name: str):
                      "method) nor a function `choose(obs, moves)`: add one of them")
 
 
-def drop_privileges() -> None:
+def _drop_privileges() -> None:
     """Give up every Linux capability, for good (so a process of the same user, even root, cannot read the
     referee's memory, which the referee makes non-dumpable), and forbid gaining any back through exec."""
     try:
@@ -117,7 +124,7 @@ def drop_privileges() -> None:
     libc.capset(header, data)
 
 
-def set_limits(memory_mb: int, cpu_seconds: int, output_bytes: int) -> None:
+def _set_limits(memory_mb: int, cpu_seconds: int, output_bytes: int) -> None:
     """Limits this process cannot raise again: address space, total CPU (a backstop: the referee times each
     move), and the size of a file it writes (so a flood of output stops at ``output_bytes``)."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file limit fails instead of killing us
@@ -126,7 +133,7 @@ def set_limits(memory_mb: int, cpu_seconds: int, output_bytes: int) -> None:
         resource.setrlimit(limit, (value, value))
 
 
-class Channel:
+class _Channel:
     """The two pipes to the referee: length-prefixed pickles in, one line of text out."""
 
     def __init__(self, fd_in: int, fd_out: int) -> None:
@@ -150,7 +157,18 @@ class Channel:
 
 def answer_for(strategy, obs, moves: list, use_rank: bool) -> tuple:
     """The answer to one decision, as the words of the line the referee reads: ``m i`` (the move ``moves[i]``),
-    ``r i j ...`` (a ranking), ``x`` (resign) or ``f kind why``."""
+    ``r i j ...`` (a ranking), ``x`` (resign) or ``f kind why``.
+
+    >>> from solitaire import KLONDIKE
+    >>> from solitaire.moves import legal_moves
+    >>> from solitaire.state import deal, observe
+    >>> p = deal(KLONDIKE, 1)
+    >>> moves = legal_moves(p)
+    >>> answer_for(FunctionStrategy(lambda obs, moves: "draw", "d"), observe(p), moves, False)[0]
+    'm'
+    >>> answer_for(FunctionStrategy(lambda obs, moves: 42, "n"), observe(p), moves, False)
+    ('f', 'notamove', 'answered int 42, not a Move')
+    """
     if use_rank:
         index = {m: i for i, m in enumerate(moves)}
         return ("r", *[index.get(m, -1) if isinstance(m, tuple) else -1 for m in strategy.rank(obs, moves)])
@@ -178,7 +196,7 @@ def _short(value) -> str:
     return text if len(text) <= 60 else text[:55] + "…"
 
 
-def serve(channel: Channel) -> None:
+def _serve(channel: _Channel) -> None:
     """Load the strategy, then answer decisions until the referee closes the pipe."""
     kind, payload, name = channel.receive()
     try:
@@ -214,7 +232,7 @@ def serve(channel: Channel) -> None:
             return
 
 
-class CappedOutput:
+class _CappedOutput:
     """``print`` for an entrant: the first ``most`` characters go to its log, the rest nowhere (no error)."""
 
     def __init__(self, stream, most: int) -> None:
@@ -236,10 +254,10 @@ class CappedOutput:
 
 def main(argv: list[str]) -> None:
     fd_in, fd_out, memory_mb, cpu_seconds, output_bytes = map(int, argv)
-    drop_privileges()
-    set_limits(memory_mb, cpu_seconds, output_bytes)
-    sys.stdout = sys.stderr = CappedOutput(sys.stdout, output_bytes // 2)
-    serve(Channel(fd_in, fd_out))
+    _drop_privileges()
+    _set_limits(memory_mb, cpu_seconds, output_bytes)
+    sys.stdout = sys.stderr = _CappedOutput(sys.stdout, output_bytes // 2)
+    _serve(_Channel(fd_in, fd_out))
 
 
 if __name__ == "__main__":

@@ -52,7 +52,21 @@ class EntrantFailure(Exception):
 
 
 class EntrantProcess:
-    """One entrant in its own process, asked one decision at a time."""
+    """One entrant in its own process, asked one decision at a time.
+
+    >>> from solitaire import KLONDIKE
+    >>> from solitaire.moves import legal_moves
+    >>> from solitaire.state import deal, observe
+    >>> entrant = EntrantProcess(Entry("first", "source", ("def choose(obs, moves):\\n    return moves[0]\\n",
+    ...                                                     "first.py"), "-"), Limits())
+    >>> entrant.start()
+    'first'
+    >>> p = deal(KLONDIKE, 1)
+    >>> entrant.new_game(KLONDIKE)
+    >>> entrant.ask(observe(p), legal_moves(p))  # the index of its move among those offered
+    0
+    >>> entrant.stop()
+    """
 
     def __init__(self, entry: Entry, limits: Limits, log: str | None = None) -> None:
         self.entry, self.limits, self.log = entry, limits, log
@@ -186,7 +200,18 @@ class EntrantProcess:
 
 def referee_game(entrant: EntrantProcess, variant, seed: int, max_moves: int) -> tuple[str, int, object]:
     """Play one deal against the entrant, as ``play_game`` does (no position twice); the outcome, the moves
-    played and the final position. ``EntrantFailure`` propagates (the game is lost)."""
+    played and the final position. ``EntrantFailure`` propagates (the game is lost).
+
+    >>> from solitaire import KLONDIKE
+    >>> entrant = EntrantProcess(Entry("greedy", "source", ("from solitaire.players import GreedyStrategy\\n"
+    ...                                                      "strategy = GreedyStrategy()\\n", "greedy.py"), "-"), Limits())
+    >>> _ = entrant.start()
+    >>> outcome, moves, end = referee_game(entrant, KLONDIKE, 3, 5000)
+    >>> entrant.stop()
+    >>> from solitaire.strategies import play_game
+    >>> (outcome, moves) == (play_game(KLONDIKE, 3, "greedy").outcome, play_game(KLONDIKE, 3, "greedy").moves)
+    True
+    """
     p = deal(variant, seed)
     seen = {position_key(p)}
     entrant.new_game(variant)
@@ -220,7 +245,13 @@ def referee_game(entrant: EntrantProcess, variant, seed: int, max_moves: int) ->
 
 def play_games(entry: Entry, label: str, variant, deals: list[tuple[int, int]], limits: Limits,
                log: str | None = None) -> list[dict]:
-    """Play the deals ``[(number, seed), ...]`` against one entrant: one row each (a task for a worker)."""
+    """Play the deals ``[(number, seed), ...]`` against one entrant: one row each (a task for a worker).
+
+    >>> from solitaire import KLONDIKE
+    >>> bad = Entry("bad", "source", ("def choose(obs, moves):\\n    return 'jump'\\n", "bad.py"), "-")
+    >>> [(r["outcome"], r["reason"][:45]) for r in play_games(bad, "klondike", KLONDIKE, [(0, 7)], Limits())]
+    [('lost', "not a move: cannot read a move from 'jump': w")]
+    """
     rows = []
     entrant = EntrantProcess(entry, limits, log)
     with referee_memory_hidden():
@@ -253,7 +284,12 @@ _HIDDEN_LOCK = threading.Lock()
 def referee_memory_hidden():
     """While games are played, make this process non-dumpable (Linux): then no process without CAP_SYS_PTRACE,
     not even one of the same user, can read its memory through /proc/<pid>/mem (the entrants drop that
-    capability). Several referee threads may play at once: the flag is restored after the last one."""
+    capability). Several referee threads may play at once: the flag is restored after the last one.
+
+    >>> with referee_memory_hidden():
+    ...     open(f"/proc/{os.getpid()}/status").read().count("Name") if sys.platform == "linux" else 1
+    1
+    """
     try:
         import ctypes
         prctl = ctypes.CDLL(None).prctl
