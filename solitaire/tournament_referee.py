@@ -19,9 +19,10 @@ from typing import NamedTuple
 
 from .endgame import LOST, MOVE_LIMIT, WON, over_reason
 from .moves import apply, is_won, legal_moves
-from .state import deal, observe
+from .state import deal
 from .strategies import fresh_moves, position_key
-from .tournament_entrant import HEADER, MOST_LINE, encode_observation
+from .state import Observation
+from .tournament_entrant import HEADER, MOST_LINE, encode_observation, encode_position
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -103,8 +104,10 @@ class EntrantProcess:
         self._send(("game", variant))
 
     def ask(self, obs, moves: list) -> object:
-        """The entrant's answer to one decision: a move's index, a list of indices (``rank``), or None (resign)."""
-        self._send(("move", encode_observation(obs), tuple(tuple(m) for m in moves)))
+        """The entrant's answer to one decision: a move's index, a list of indices (``rank``), or None (resign).
+        ``obs`` is an ``Observation``, or the referee's ``Position`` (only what a player sees of it is sent)."""
+        seen = encode_observation(obs) if isinstance(obs, Observation) else encode_position(obs)
+        self._send(("move", seen, tuple(map(tuple, moves))))
         lim = self.limits
         answer = self._answer(lim.move_seconds, max(5 * lim.move_seconds, lim.move_seconds + 2), "for a move")
         kind, _, rest = answer.partition(b" ")
@@ -225,11 +228,11 @@ def referee_game(entrant: EntrantProcess, variant, seed: int, max_moves: int) ->
             outcome = LOST
             break
         if entrant.use_rank:
-            order = entrant.ask(observe(p), moves)
+            order = entrant.ask(p, moves)  # only what a player sees of p is sent
             q = next((q for q in (apply(p, moves[i]) for i in order or ()) if position_key(q) not in seen), None)
         else:
             fresh = fresh_moves(p, seen, moves)
-            choice = entrant.ask(observe(p), [m for m, _ in fresh]) if fresh else None
+            choice = entrant.ask(p, [m for m, _ in fresh]) if fresh else None
             q = None if choice is None else fresh[choice][1]
         if q is None:  # nothing fresh, nothing the entrant will play, or it resigned
             outcome = LOST
