@@ -11,8 +11,9 @@ that any game can be replayed with ``play_game``. Each entrant runs in its own p
 (``solitaire.tournament_referee``) and gets, for each decision, only the observation and the legal moves.
 
 Not a sandbox: an entrant's process can still read and write files and use the network as the user who runs
-the tournament (and signal that user's processes). A tournament of untrusted code belongs in a container or
-under a user of its own.
+the tournament (and signal that user's processes); the results file, which holds the seeds, is one of those
+files. A tournament of untrusted code belongs in a container or under a user of its own, with the results file
+out of the entrants' reach (Dask workers in containers, for instance: the file stays with the client).
 
 Resumable: each finished game is committed to the SQLite results file (``out=``); a rerun with the same file
 keeps its seeds and plays only what is missing, even after ``kill -9``.
