@@ -25,6 +25,9 @@ from .state import Observation
 from .tournament_entrant import HEADER, MOST_LINE, encode_observation, encode_position
 
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+# numpy's maths libraries start a thread a core, each with its own stack: one thread keeps a student's numpy
+# well inside the entrant's memory limit on a machine with many cores
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 class Limits(NamedTuple):
@@ -86,7 +89,8 @@ class EntrantProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "solitaire.tournament_entrant", str(down_r), str(up_w), str(lim.memory_mb),
                  str(cpu_backstop), str(lim.output_bytes)],
-                pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
+                pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True,
+                env=os.environ | ONE_THREAD)
         finally:
             os.close(down_r)
             os.close(up_w)
