@@ -28,7 +28,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 from solitaire import Game, get_variant
-from solitaire.expert import ExpertStrategy, wilson
+from solitaire.expert import ExpertStrategy
+from solitaire.stats import sign_test, wilson
 from solitaire.strategies import play_game
 
 
@@ -92,7 +93,6 @@ def compare(a: argparse.Namespace) -> None:
     import pandas as pd
 
     from solitaire.experiments import shipped
-    from solitaire.lessons.lesson06b import sign_test
 
     ours = {}
     for path in a.runs:

@@ -36,6 +36,7 @@ import pandas as pd
 from .cards import quote
 from .endgame import Outcome
 from .state import deal
+from .stats import wilson  # the one home of the statistics; kept importable from here
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS, Variant, get_variant
 
@@ -572,19 +573,6 @@ def _alive(pid: int) -> bool:
 
 
 # --- statistics --------------------------------------------------------------------------------
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for k successes in n trials (95% for z=1.96); (0, 1) when n is 0."""
-    if n < 0 or k < 0 or k > n:
-        raise ValueError(f"need 0 <= k <= n, got k={quote(k)}, n={quote(n)}")
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def summary(df: pd.DataFrame, z: float = 1.96) -> pd.DataFrame:
     """Per variant, strategy (and budget): games, wins, win rate with its Wilson interval (low, high).
 

@@ -34,7 +34,6 @@ node budget (no time limit), so results do not depend on the machine's speed.
 """
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from .knowledge import Knowledge, Memory, game_knowledge, repair, sample_layout
 from .moves import DRAW, FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply, is_won, legal_moves
 from .solver import solve
 from .state import Observation, Position
+from .stats import wilson  # the one home of the statistics
 from .players import SAFE_FOUNDATION, GreedyStrategy
 from .reveal import SAMPLE_SEARCH, RevealPlanner
 
@@ -402,17 +402,6 @@ class WinChance:
         undecided = f"; {self.unknown} undecided within the search budget" if self.unknown else ""
         return (f"about {self.share:.0%} (95% interval {low:.0%} to {high:.0%}): the solver wins {self.won} of "
                 f"{self.samples} ways the hidden cards could lie{undecided}")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials, as ``solitaire.experiments.wilson`` computes it
-    (restated here so that the expert does not import the experiments layer and pandas)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    centre, half = (p + z * z / (2 * n)) / d, z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _count(items: list[Sample]) -> WinChance:

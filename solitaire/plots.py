@@ -261,3 +261,45 @@ def _figure(ax, size: tuple[float, float]):
 
 
 __all__ = ["OKABE_ITO", "foundation_distribution", "played_out", "solver_effort", "win_chance_story", "win_rates"]
+
+
+@_projector
+def tournament_ranking(board, ax=None) -> Figure:
+    """A class tournament's ranking: each entrant's win rate with its Wilson 95% interval, best at the top.
+
+    ``board`` is ``solitaire.tournament.leaderboard(rows)`` (or ``Results.leaderboard()``): a list of dicts, or a
+    DataFrame with the columns entrant, wins, games, win_rate, low and high. The kit's own players keep their
+    fixed colours (an entrant file named ``greedy_player`` is greedy's orange); the students' entrants share
+    their colour, told apart by marker.
+
+    >>> fig = tournament_ranking([{"entrant": "ada", "games": 10, "wins": 6, "win_rate": 0.6, "low": 0.31, "high": 0.83},
+    ...                           {"entrant": "greedy_player", "games": 10, "wins": 5, "win_rate": 0.5, "low": 0.24,
+    ...                            "high": 0.76}])
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]  # best at the top
+    ['greedy_player', 'ada']
+    """
+    rows = board.to_dict("records") if isinstance(board, pd.DataFrame) else list(board)
+    if not rows:
+        raise ValueError("the leaderboard is empty: play the tournament first (solitaire.tournament.run)")
+    fig, ax = _figure(ax, (MAX_WIDTH, max(2.5, 0.55 * len(rows) + 1.6)))
+    students = 0
+    for y, row in enumerate(reversed(rows)):
+        name = str(row["entrant"])
+        known = name.split("_")[0].lower()
+        style = strategy_style(known if known in STRATEGY_STYLES else name, students)
+        students += known not in STRATEGY_STYLES
+        rate = row["win_rate"]
+        ax.errorbar([rate], [y], xerr=[[rate - row["low"]], [row["high"] - rate]], linestyle="none", capsize=4,
+                    markersize=8, **style)
+        ax.annotate(f"{row['wins']}/{row['games']}", (row["high"], y), xytext=(6, 0), textcoords="offset points",
+                    va="center", fontsize=SMALLEST_TEXT)
+    ax.set_yticks(range(len(rows)), [str(r["entrant"]) for r in reversed(rows)])
+    ax.set_xlim(-0.02, 1.1)
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.set_xlabel("win rate on the tournament's deals (Wilson 95% interval)")
+    ax.set_title("Class tournament: the same secret deals for every entrant")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+__all__ += ["tournament_ranking"]

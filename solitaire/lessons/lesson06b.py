@@ -7,27 +7,13 @@ import math
 from typing import Any
 
 from ..endgame import Outcome
+from ..stats import sign_test  # the one home of the statistics; kept importable from here
 from ..variants import KLONDIKE
 from .checks import Verdict, agrees, as_number, exercise, finite_number, number_verdict, written_places
 
 # The sign test exercise: Klondike (draw 1), deals 0-299, hindsight sampling (the expert's first method,
 # shipped("hindsight")) against greedy, counted in lesson 06b.
 SIGN_TEST_COUNTS = (51, 36)  # deals won by hindsight sampling only, by greedy only
-
-
-def sign_test(a: int, b: int) -> float:
-    """Two-sided sign test: the chance that a fair coin splits ``a + b`` tosses at least as unevenly as a to b.
-
-    >>> sign_test(9, 1)
-    0.021484375
-    >>> sign_test(5, 5)
-    1.0
-    """
-    if a < 0 or b < 0:
-        raise ValueError(f"counts must not be negative, got a={a!r}, b={b!r}")
-    m = a + b
-    tail = sum(math.comb(m, k) for k in range(max(a, b), m + 1)) / 2 ** m
-    return min(1.0, 2 * tail)
 
 
 @exercise("06b.sign_test", "Klondike (draw 1), deals 0-299: hindsight sampling alone wins 51 deals and greedy alone "

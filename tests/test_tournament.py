@@ -1,0 +1,517 @@
+"""The class tournament: fair (every entrant on the same secret deals), cheat-proof (each entrant in its own process,
+seeing only what a player sees) and robust (a broken entrant loses its game and the tournament goes on).
+
+Each attack is a real entrant file. The cheaters are first shown to win on a naive in-process runner (``play_game``
+in this process, on deals greedy loses and the solver wins), then shown to win no more than the greedy player
+they fall back on once they play in the tournament, on the same deals.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from solitaire import KLONDIKE
+from solitaire.solver import solve
+from solitaire.state import deal
+from solitaire.strategies import play_game
+from solitaire import tournament
+from solitaire.tournament import Limits
+from solitaire.tournament_referee import EntrantProcess
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = ROOT / "solitaire" / "entrants"
+GREEDY_FILE = SHIPPED / "greedy_player.py"
+QUICK = Limits(move_seconds=0.5, max_moves=2000, load_seconds=60)
+
+# --- the cheaters: each falls back on greedy when its trick finds nothing ------------------------------------
+CHEAT_BASE = '''
+import sys
+from solitaire.players import GreedyStrategy
+from solitaire.solver import solve
+from solitaire.state import Position, observe
+
+class Cheater:
+    """Plays the solver's line from the Position its trick finds, else greedy."""
+    name = "cheater"
+
+    def __init__(self):
+        self.greedy, self.plan = GreedyStrategy(), []
+
+    def choose(self, obs, moves):
+        if self.plan and self.plan[0] in moves:
+            return self.plan.pop(0)
+        p = self.find(obs)
+        if p is not None:
+            result = solve(p, max_nodes=50_000)
+            if result.status == "won" and result.moves and result.moves[0] in moves:
+                self.plan = list(result.moves[1:])
+                return result.moves[0]
+        return self.greedy.choose(obs, moves)
+'''
+
+GC_SCAN = CHEAT_BASE + '''
+import gc
+
+class GcScan(Cheater):
+    def find(self, obs):
+        for o in gc.get_objects():
+            if type(o) is Position and observe(o) == obs:
+                return o
+        return None
+
+strategy = GcScan()
+'''
+
+FRAME_WALK = CHEAT_BASE + '''
+class FrameWalk(Cheater):
+    def find(self, obs):
+        frame = sys._getframe(1)
+        while frame is not None:
+            for value in list(frame.f_locals.values()) + list(frame.f_globals.values()):
+                if type(value) is Position and observe(value) == obs:
+                    return value
+            frame = frame.f_back
+        return None
+
+strategy = FrameWalk()
+'''
+
+REDEAL = CHEAT_BASE + '''
+from solitaire import KLONDIKE
+from solitaire.cards import full_deck
+from solitaire.state import deal, deal_cards
+
+def tops_of(deck):
+    return tuple(deck[i] for i in TOPS)
+
+_order = full_deck(KLONDIKE.ranks, KLONDIKE.decks)
+TOPS = [_order.index(col[-1]) for col in deal_cards(KLONDIKE, list(_order)).columns]  # where each top card comes from
+
+def shuffled(seed, n=len(_order)):
+    """The kit's SplitMix64 Fisher-Yates, inlined: the deck order of a seed, as positions in full_deck."""
+    mask, state, deck = (1 << 64) - 1, seed, list(range(n))
+    for i in range(n - 1, 0, -1):
+        limit = (1 << 64) - (1 << 64) % (i + 1)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+import os, pickle
+SAVED = os.path.join(os.path.dirname(__file__), "redeal_table.pickle")  # computed once, then read back
+if os.path.exists(SAVED):
+    with open(SAVED, "rb") as f:
+        TABLE = pickle.load(f)
+else:
+    TABLE = {}
+    for _seed in range(100_001):  # every deal a tournament numbered 0, 1, 2, ... could use
+        _deck = shuffled(_seed)
+        TABLE.setdefault(tuple(int(_order[_deck[i]]) for i in TOPS), _seed)
+    with open(SAVED, "wb") as f:
+        pickle.dump(TABLE, f)
+
+class Redeal(Cheater):
+    def find(self, obs):
+        seed = TABLE.get(tuple(int(col[-1]) if col else -1 for col in obs.columns))
+        if seed is not None and observe(deal(obs.variant, seed)) == obs:
+            return deal(obs.variant, seed)
+        return None
+
+strategy = Redeal()
+'''
+
+PROC_MEM = CHEAT_BASE + '''
+import os
+import struct
+from solitaire.state import deal
+
+def type_address_in(pid):
+    """Where int's type object lies in process pid (the same Python binary as ours, mapped elsewhere)."""
+    here = id(int)
+    for line in open("/proc/self/maps"):
+        fields = line.split()
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        if start <= here < end and len(fields) > 5:
+            path, offset = fields[5], here - start + int(fields[2], 16)
+            break
+    else:
+        return None
+    for line in open(f"/proc/{pid}/maps"):
+        fields = line.split()
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        if len(fields) > 5 and fields[5] == path and int(fields[2], 16) <= offset < int(fields[2], 16) + end - start:
+            return start + offset - int(fields[2], 16)
+    return None
+
+def big_ints_in(pid):
+    """Every int of 61 to 64 bits in the memory of pid (a 64-bit seed among them), read from /proc/pid/mem."""
+    where = type_address_in(pid)
+    if where is None:
+        return set()
+    needle, found = struct.pack("<Q", where), set()
+    with open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+        for line in open(f"/proc/{pid}/maps"):
+            fields = line.split()
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            if "rw" not in fields[1] or end - start > 2 ** 28:
+                continue
+            try:
+                mem.seek(start)
+                data = mem.read(end - start)
+            except OSError:
+                continue
+            at = data.find(needle)
+            while at != -1:
+                if at % 8 == 0 and data[at + 8:at + 16] == b"\\x03" + bytes(7):
+                    d = struct.unpack_from("<3I", data, at + 16)
+                    value = d[0] | d[1] << 30 | d[2] << 60
+                    if value < 2 ** 64 and all(x < 2 ** 30 for x in d):
+                        found.add(value)
+                at = data.find(needle, at + 8)
+    return found
+
+class ProcMem(Cheater):
+    def find(self, obs):
+        if obs.stock_size != len(deal(obs.variant, 0).stock):
+            return None  # only at the deal: that is where a seed is checked
+        for pid in (os.getppid(), os.getpid()):  # the referee, then this process
+            try:
+                candidates = big_ints_in(pid)
+            except OSError as e:
+                print(f"cannot read the memory of process {pid}: {type(e).__name__}: {e}", file=sys.stderr)
+                continue
+            for seed in candidates:
+                if observe(deal(obs.variant, seed)) == obs:
+                    return deal(obs.variant, seed)
+        return None
+
+strategy = ProcMem()
+'''
+
+# --- the broken ones -----------------------------------------------------------------------------------------
+GREEDY_THEN = '''
+from solitaire.players import GreedyStrategy
+_greedy = GreedyStrategy()
+
+def choose(obs, moves):
+    {body}
+    return _greedy.choose(obs, moves)
+'''
+LOOPS = GREEDY_THEN.format(body="if obs.stock_size < 20:\n        while True:\n            pass")
+ALLOCATES = GREEDY_THEN.format(body="if obs.stock_size < 20:\n        block = bytearray(4 * 2 ** 30)")
+CRASHES = GREEDY_THEN.format(body="if obs.stock_size < 20:\n        import ctypes\n        ctypes.string_at(0)")
+RAISES = GREEDY_THEN.format(body="if obs.stock_size < 20:\n        raise KeyError('no such pile')")
+NONSENSE = GREEDY_THEN.format(body="if obs.stock_size < 20:\n        return 42")
+FLOODS = GREEDY_THEN.format(body="print('x' * 1_000_000)")
+BAD_IMPORT = "import solitaire\nraise RuntimeError('this file never loads')\n"
+
+
+def write(folder: Path, **files: str) -> list[Path]:
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for name, text in files.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(text), encoding="utf-8")
+        paths.append(folder / f"{name}.py")
+    return paths
+
+
+def load_in_process(path: Path):
+    """The naive way: run the entrant's file in this process, as play_game would use it."""
+    module = types.ModuleType(path.stem)
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    return module.strategy
+
+
+def hard_deals(count: int, seeds) -> list[int]:
+    """Deals greedy loses and the solver wins quickly: where seeing the hidden cards pays."""
+    found = []
+    for seed in seeds:
+        if play_game(KLONDIKE, seed, "greedy").outcome != "won" and solve(deal(KLONDIKE, seed), max_nodes=20_000).status == "won":
+            found.append(seed)
+            if len(found) == count:
+                return found
+    raise AssertionError("not enough hard deals")
+
+
+def wins(results, name: str) -> int:
+    return sum(r["outcome"] == "won" for r in results.rows if r["entrant"] == name)
+
+
+@pytest.fixture(scope="module")
+def deals64():
+    rng = random.Random(33)
+    return hard_deals(2, (rng.getrandbits(64) | 1 << 62 for _ in range(200)))
+
+
+@pytest.fixture(scope="module")
+def small_deals():
+    rng = random.Random(34)
+    return hard_deals(2, (rng.randrange(100_001) for _ in range(200)))
+
+
+# --- the referee plays as play_game does ---------------------------------------------------------------------
+def test_an_isolated_entrant_plays_exactly_as_in_process(tmp_path):
+    seeds = [random.Random(5).getrandbits(64) for _ in range(1)] + list(range(6))
+    results = tournament.run([GREEDY_FILE, SHIPPED / "careful_student.py"], deals=len(seeds),
+                             seeds={"klondike": seeds}, limits=QUICK)
+    from solitaire.tournament_entrant import FunctionStrategy
+    module = types.ModuleType("careful")  # the file defines a function choose, not a strategy object
+    exec((SHIPPED / "careful_student.py").read_text(encoding="utf-8"), module.__dict__)
+    careful = FunctionStrategy(module.choose, "careful_student")
+    for name, player in (("greedy_player", "greedy"), ("careful_student", careful)):
+        got = [(r["seed"], r["outcome"], r["moves"]) for r in results.rows if r["entrant"] == name]
+        want = [(s, str((g := play_game(KLONDIKE, s, player, max_moves=QUICK.max_moves)).outcome), g.moves) for s in seeds]
+        assert got == want
+
+
+def test_no_seed_is_ever_sent_to_an_entrant(monkeypatch):
+    sent = []
+    original = EntrantProcess._send
+    monkeypatch.setattr(EntrantProcess, "_send", lambda self, message: (sent.append(message), original(self, message))[1])
+    results = tournament.run([GREEDY_FILE], deals=3, limits=QUICK)
+    seeds = {r["seed"] for r in results.rows}
+    assert len(seeds) == 3 and min(seeds) > 2 ** 20  # 64-bit secrets (one below 2**20: a chance of 3 in 2**44)
+
+    def numbers(x):
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                yield from numbers(y)
+        elif isinstance(x, int):
+            yield x
+        elif isinstance(x, bytes):
+            yield from x
+    assert sent and not seeds & set(numbers(sent))
+    assert {m[0] for m in sent} == {"source", "game", "move"}
+
+
+# --- cheaters --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("attack", ["gc_scan", "frame_walk"])
+def test_a_cheater_that_looks_for_the_position_wins_only_in_process(tmp_path, attack, deals64):
+    path, = write(tmp_path, **{attack: {"gc_scan": GC_SCAN, "frame_walk": FRAME_WALK}[attack]})
+    naive = [play_game(KLONDIKE, s, load_in_process(path)).outcome for s in deals64]
+    assert naive == ["won"] * len(deals64)  # greedy loses every one of these deals
+    results = tournament.run([path, GREEDY_FILE], deals=len(deals64), seeds={"klondike": deals64}, limits=QUICK)
+    assert wins(results, attack) <= wins(results, "greedy_player") == 0
+    assert not any(r["reason"] for r in results.rows)
+
+
+def test_redealing_seeds_0_to_100000_finds_nothing_when_seeds_are_secret(tmp_path, small_deals):
+    path, = write(tmp_path, redeal=REDEAL)
+    cheater = load_in_process(path)
+    assert len(cheater.find.__globals__["TABLE"]) > 99_000  # (it keeps its table beside it for its next start)
+    assert [play_game(KLONDIKE, s, cheater).outcome for s in small_deals] == ["won"] * len(small_deals)
+    limits = QUICK._replace(move_seconds=2.0)
+    results = tournament.run([path, GREEDY_FILE], deals=4, limits=limits)
+    by_deal = {(r["entrant"], r["number"]): r["outcome"] for r in results.rows}
+    assert all(by_deal["redeal", n] == by_deal["greedy_player", n] for n in range(4))  # it plays greedy, deal by deal
+    assert not any(r["reason"] for r in results.rows)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/<pid>/mem is Linux's")
+def test_reading_the_referees_memory_is_refused(tmp_path, deals64):
+    path, = write(tmp_path, proc_mem=PROC_MEM)
+    cheater = load_in_process(path)
+    assert [play_game(KLONDIKE, s, cheater).outcome for s in deals64[:1]] == ["won"]  # it finds the seed in memory
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    results = tournament.run([path, GREEDY_FILE], deals=len(deals64), seeds={"klondike": deals64},
+                             limits=QUICK._replace(move_seconds=5.0), logs=logs)
+    assert wins(results, "proc_mem") <= wins(results, "greedy_player") == 0
+    log = (logs / "proc_mem.log").read_text()
+    assert f"cannot read the memory of process {os.getpid()}: PermissionError" in log
+
+
+# --- broken entrants -------------------------------------------------------------------------------------------
+def test_broken_entrants_lose_their_games_with_a_reason_and_the_tournament_goes_on(tmp_path):
+    folder = tmp_path / "class"
+    write(folder, loops=LOOPS, allocates=ALLOCATES, crashes=CRASHES, raises=RAISES, nonsense=NONSENSE,
+          floods=FLOODS, bad_import=BAD_IMPORT)
+    (folder / "greedy_player.py").write_text(GREEDY_FILE.read_text())
+    start = time.monotonic()
+    results = tournament.run(folder, deals=2, limits=Limits(move_seconds=0.3, max_moves=2000), quiet=True)
+    assert time.monotonic() - start < 90
+    assert list(results.left_out) == ["bad_import"] and "RuntimeError: this file never loads" in results.left_out["bad_import"]
+    reasons = {r["entrant"]: r["reason"] for r in results.rows}
+    assert reasons["loops"].startswith("timed out: more than 0.3 s of CPU")
+    assert reasons["allocates"].startswith("memory limit: MemoryError")
+    assert reasons["crashes"].startswith("crashed: killed by signal 11")
+    assert reasons["raises"].startswith("crashed: KeyError: 'no such pile' (line ")
+    assert reasons["nonsense"].startswith("not a move: answered int 42")
+    greedy = [r["outcome"] for r in results.rows if r["entrant"] == "greedy_player"]
+    assert [r["outcome"] for r in results.rows if r["entrant"] == "floods"] == greedy  # a flood changes nothing
+    assert reasons["floods"] == reasons["greedy_player"] == ""
+    for name in ("loops", "allocates", "crashes", "raises", "nonsense"):
+        assert [r["outcome"] for r in results.rows if r["entrant"] == name] == ["lost", "lost"]
+    kinds = {(f["entrant"], f["failure"]) for f in results.failures()}
+    assert ("loops", "timed out") in kinds and ("nonsense", "not a move") in kinds
+
+
+def test_a_file_that_raises_on_import_is_named_in_one_line_by_the_command_line(tmp_path):
+    folder = tmp_path / "class"
+    write(folder, bad_import=BAD_IMPORT)
+    (folder / "greedy_player.py").write_text(GREEDY_FILE.read_text())
+    out = subprocess.run([sys.executable, "-m", "solitaire", "tournament", str(folder), "--deals", "2"],
+                         capture_output=True, text=True, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stderr.splitlines() if "bad_import" in line]
+    assert lines == ["left out bad_import: import failed: RuntimeError: this file never loads"]
+
+
+# --- a notebook's own classes ----------------------------------------------------------------------------------
+def test_strategy_objects_defined_in_a_notebook_travel_by_cloudpickle_and_stay_isolated(deals64):
+    pytest.importorskip("cloudpickle")
+    namespace = {"__name__": "__main__"}  # as a notebook cell defines it: not importable by another process
+    exec(textwrap.dedent(GC_SCAN.replace("strategy = GcScan()", "")), namespace)
+    cheater = namespace["GcScan"]()
+    cheater.name = "notebook_gc_scan"
+    assert play_game(KLONDIKE, deals64[0], cheater).outcome == "won"
+    entry = tournament.entry_from_object(cheater)
+    assert entry.kind == "pickle" and b"GcScan" in entry.payload  # the class itself travels, by value
+    results = tournament.run([cheater], deals=1, seeds={"klondike": deals64[:1]}, limits=QUICK)
+    assert [(r["entrant"], r["outcome"], r["reason"]) for r in results.rows] == [("notebook_gc_scan", "lost", "")]
+
+
+# --- results: resumable, revealed, ranked ----------------------------------------------------------------------
+KILLED = """
+from solitaire import tournament
+tournament.run({folder!r}, deals=20, out={out!r}, workers=1, quiet=True)
+"""
+
+
+def test_a_tournament_killed_with_sigkill_resumes_with_the_same_seeds(tmp_path):
+    out = tmp_path / "class.sqlite"
+    folder = str(SHIPPED)
+    child = subprocess.Popen([sys.executable, "-c", KILLED.format(folder=folder, out=str(out))], cwd=ROOT,
+                             env=os.environ | {"PYTHONPATH": str(ROOT)}, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _games(out) < 10 and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    with sqlite3.connect(out) as db:
+        seeds_before = db.execute("SELECT variant, number, seed FROM deals ORDER BY number").fetchall()
+        before = {r[:4]: r[4:] for r in db.execute("SELECT entrant, variant, number, seed, outcome, seconds FROM games")}
+    assert len(seeds_before) == 20 and 10 <= len(before) < 80
+    assert oct(os.stat(out).st_mode & 0o777) == "0o600"  # the seeds are secret until the games are played
+    results = tournament.run(SHIPPED, deals=20, out=out, workers=2, quiet=True)
+    with sqlite3.connect(out) as db:
+        assert db.execute("SELECT variant, number, seed FROM deals ORDER BY number").fetchall() == seeds_before
+        after = {r[:4]: r[4:] for r in db.execute("SELECT entrant, variant, number, seed, outcome, seconds FROM games")}
+    assert len(results.rows) == len(after) == 80
+    assert all(after[key] == value for key, value in before.items())  # kept, not played again
+    assert {r["seed"] for r in results.rows} == {int(s) for _, _, s in seeds_before}
+
+
+def _games(path: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return db.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_the_command_line_prints_the_leaderboard_and_writes_the_table(tmp_path):
+    table = tmp_path / "games.csv"
+    out = subprocess.run([sys.executable, "-m", "solitaire", "tournament", str(SHIPPED), "--deals", "3", "--table",
+                          str(table), "--out", str(tmp_path / "r.sqlite"), "--move-seconds", "1", "--memory-mb", "512",
+                          "--all-pairs"], capture_output=True, text=True, cwd=ROOT,
+                         env=os.environ | {"PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert "win rate" in out.stdout and "95% interval" in out.stdout and "every pair" in out.stdout
+    assert "broken_student" in out.stdout.split("failures:")[1]
+    with open(table, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 12 and {"entrant", "variant", "seed", "outcome", "reason"} <= set(rows[0])
+    for row in rows:  # every game can be replayed from its revealed seed
+        if row["entrant"] == "greedy_player":
+            assert str(play_game(KLONDIKE, int(row["seed"]), "greedy").outcome) == row["outcome"]
+
+
+def test_the_leaderboard_ranks_by_wins_with_intervals_and_sign_tests():
+    rows = [{"entrant": e, "variant": "klondike", "number": n, "outcome": "won" if w else "lost", "reason": ""}
+            for e, results in (("a", [1] * 9 + [0]), ("b", [0] * 9 + [1]), ("c", [0] * 10)) for n, w in enumerate(results)]
+    board = tournament.leaderboard(rows)
+    assert [r["entrant"] for r in board] == ["a", "b", "c"]
+    assert (board[0]["only_this"], board[0]["only_next"]) == (9, 1)
+    assert board[0]["p_next"] == pytest.approx(0.021484375)
+    assert board[0]["low"] < 0.9 < board[0]["high"]
+    assert [p["p"] for p in tournament.pairs(rows) if p["first"] == "a" and p["second"] == "c"] == [pytest.approx(2 / 2 ** 9)]
+
+
+# --- Dask -------------------------------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_real_dask_cluster_plays_the_games_with_entrants_isolated(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    scheduler = subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(["dask", "worker", address, "--nworkers", "1", "--nthreads", "2", "--no-dashboard"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        with distributed.Client(address, timeout=60) as client:
+            client.wait_for_workers(1, timeout=60)
+            seeds = {"klondike": [random.Random(7).getrandbits(64) for _ in range(3)]}
+            entrants = [GREEDY_FILE, SHIPPED / "careful_student.py", SHIPPED / "broken_student.py"]
+            local = tournament.run(entrants, deals=3, seeds=seeds, limits=QUICK, quiet=True)
+            remote = tournament.run(entrants, deals=3, seeds=seeds, limits=QUICK, quiet=True,
+                                    executor=client.get_executor())
+            worker_pids = set(client.run(os.getpid).values())
+        assert worker_pids and os.getpid() not in worker_pids
+        strip = [[{k: v for k, v in r.items() if k != "seconds"} for r in res.rows] for res in (local, remote)]
+        assert strip[0] == strip[1] and len(strip[0]) == 9
+        out = subprocess.run([sys.executable, "-m", "solitaire", "tournament", str(SHIPPED), "--deals", "1",
+                              "--scheduler", address], capture_output=True, text=True, env=env, cwd=ROOT)
+        assert out.returncode == 0, out.stderr
+        assert "greedy_player" in out.stdout
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+        for process in (worker, scheduler):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def test_the_ranking_plot_keeps_the_players_colours_best_on_top():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from solitaire.plots import strategy_style, tournament_ranking
+    board = tournament.leaderboard(
+        [{"entrant": e, "variant": "klondike", "number": n, "outcome": "won" if n < w else "lost", "reason": ""}
+         for e, w in (("greedy_player", 6), ("ada", 4), ("random_player", 2)) for n in range(10)])
+    fig = tournament_ranking(board)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["random_player", "ada", "greedy_player"]
+    colours = [container.lines[0].get_color() for container in ax.containers]  # each entrant's marker
+    assert colours == [strategy_style("random")["color"], strategy_style("ada")["color"], strategy_style("greedy")["color"]]
+    with pytest.raises(ValueError, match="play the tournament first"):
+        tournament_ranking([])
