@@ -75,8 +75,10 @@ class Game:
         Raises:
             InvalidMoveError: for text that is not a move.
         """
+        if isinstance(move, Move):
+            return move
         from .notation import move_from_text  # (notation loads only when a move is read from text)
-        return move if isinstance(move, Move) else move_from_text(move)
+        return move_from_text(move)
 
     def explain(self, move: Move | str) -> str | None:
         """Why the move is illegal now, or None if it is legal.

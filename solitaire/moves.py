@@ -329,10 +329,11 @@ def _move_cards(p: Position, m: Move) -> Position:
     """Every other move takes cards off one pile and puts them on another: ``ROUTES`` says which."""
     kind, s, t, k = m
     source, target = ROUTES[kind]
-    waste, founds, cols, hidden = p.waste, list(p.foundations), list(p.columns), p.hidden  # lists: to change
+    waste, founds, cols, hidden = p.waste, p.foundations, list(p.columns), p.hidden  # a list, to change it
     if source == "waste":
         cards, waste = waste[-1:], waste[:-1]
     elif source == "foundation":
+        founds = list(founds)
         cards, founds[s] = founds[s][-1:], founds[s][:-1]
     else:  # the top k cards of column s
         cards, cols[s] = cols[s][-k:], cols[s][:-k]
@@ -341,6 +342,7 @@ def _move_cards(p: Position, m: Move) -> Position:
     if target == "column":
         cols[t] += cards
     else:  # onto the first foundation that takes the card
+        founds = list(founds)
         founds[foundation_for(p, cards[0])] += cards
     return Position(p.variant, p.stock, waste, tuple(founds), tuple(cols), hidden, p.recycles)
 
