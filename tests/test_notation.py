@@ -129,3 +129,32 @@ def test_first_deals_are_pinned(key):
         assert lines["stock"] == PINNED_STOCKS[key]
     if key == ("italian", 0):
         assert lines["f1"] == "A♣"
+
+
+# --- a move's text shows every field; the reader lives in notation, the package still offers it ---------------
+def test_an_odd_moves_text_shows_every_field() -> None:
+    """A move whose fields its text cannot show is written with all of them, so two moves never print alike."""
+    assert str(Move("t>t", 2, 6, 0)) == "Move('t>t', 2, 6, 0)" != str(Move("t>t", 2, 6))
+    assert str(Move("w>f", target=2)) == "Move('w>f', -1, 2)" and str(Move("w>f")) == "w>f"
+    assert str(Move("draw", 3)) == "Move('draw', 3)" and str(Move("jump")) == "Move('jump')"
+    assert str(Move("t>f")) == "Move('t>f')"  # a column move that names no column
+    assert str(Move("t>t", 2, 6, 1)) == "t3>t7" and str(Move("t>t", 2, 6, 4)) == "t3>t7:4"
+
+
+@pytest.mark.parametrize("key", ["klondike", "solijoy", "italian"])
+def test_every_move_of_the_table_reads_back_from_its_text_and_its_repr(key: str) -> None:
+    from solitaire import VARIANTS
+    from solitaire.moves import rules
+    moves = list(rules(VARIANTS[key]).moves.values())
+    assert all(move_from_text(str(m)) == m and eval(repr(m), {"Move": Move}) == m for m in moves)
+    assert len({str(m) for m in moves}) == len(moves)
+
+
+def test_the_package_reads_moves_and_piles_from_notation() -> None:
+    import solitaire
+    from solitaire import notation
+    assert solitaire.move_from_text is notation.move_from_text and solitaire.parse_pile is notation.parse_pile
+    assert solitaire.move_from_text(" T3 > t7:4 ") == Move("t>t", 2, 6, 4) and solitaire.parse_pile("t3:2").count == 2
+    assert issubclass(solitaire.PileNumberError, solitaire.InvalidPileError) and solitaire.Pile is notation.Pile
+    with pytest.raises(solitaire.InvalidMoveError, match="start at 1"):
+        solitaire.move_from_text("t0>t1")

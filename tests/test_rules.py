@@ -348,3 +348,21 @@ def test_variant_rejects_impossible_parameters():
 def test_unknown_variant_name_is_refused_clearly():
     with pytest.raises(ValueError, match="choose one of klondike, solijoy, italian"):
         Game("spider")
+
+
+@pytest.mark.parametrize("v", [KLONDIKE, SOLIJOY, ITALIAN], ids=lambda v: v.name)
+def test_the_move_table_holds_only_real_moves(v: Variant) -> None:
+    """rules(v).moves: every move a game of v could play, once; none from a column to itself, none of zero cards."""
+    from solitaire.moves import rules
+    table = rules(v).moves
+    n, f, ranks = len(v.columns), v.foundations, len(v.ranks)
+    assert len(table) == 3 + 3 * n + f * n + n * (n - 1) * ranks
+    assert all(m.count >= 1 and not (m.kind == "t>t" and m.source == m.target) for m in table.values())
+    assert all(table[tuple(m)] is m for m in table.values())
+
+
+def test_a_column_rule_names_a_concrete_move() -> None:
+    from dataclasses import replace
+    assert "(an 8 on a 9)" in KLONDIKE.column_rule() and "(an 8 on a 9)" in ITALIAN.column_rule()
+    upward = replace(ITALIAN, columns_follow_foundation_order=False)
+    assert "order 7 8 9 10 J Q K A (an 8 on a 7)" in upward.column_rule()
