@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from solitaire import Game, Move  # noqa: E402
-from solitaire.moves import Pile  # noqa: E402
+from solitaire.notation import Pile  # noqa: E402
 
 LONG_GAME = 20_000
 BENCH_TIMEOUT_MS = 300_000

@@ -11,11 +11,16 @@ from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, InvalidVariantError,
 
 __all__ = ["Card", "Game", "IllegalMoveError", "InvalidCardError", "InvalidMoveError", "InvalidVariantError",
            "ITALIAN", "KLONDIKE", "Move", "Observation", "Outcome", "Position", "SOLIJOY", "VARIANTS", "Variant",
-           "apply", "card", "deal", "get_variant", "legal_moves", "observe", "parse_card", "play", "solve"]
+           "apply", "card", "deal", "get_variant", "legal_moves", "move_from_text", "observe", "parse_card", "parse_pile",
+           "play", "solve"]
+
+
+_NOTATION = ("move_from_text", "parse_pile", "Pile", "InvalidPileError", "PileNumberError")  # from solitaire.notation
 
 
 def __getattr__(name: str):
-    """Parts above the rules core load only when used: ``solitaire.Game``, ``solitaire.solve``, ``solitaire.play``."""
+    """Parts above the rules core load only when used: ``solitaire.Game``, ``solitaire.solve``, ``solitaire.play``,
+    and the readers of move and pile names (``solitaire.move_from_text``, ``solitaire.parse_pile``)."""
     if name == "Game":
         from .game import Game
         return Game
@@ -25,4 +30,7 @@ def __getattr__(name: str):
     if name == "play":
         from .widget import play
         return play
+    if name in _NOTATION:
+        from . import notation
+        return getattr(notation, name)
     raise AttributeError(f"module 'solitaire' has no attribute {name!r}")

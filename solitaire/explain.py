@@ -21,7 +21,7 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     """Why ``m`` breaks the rules in ``p``, in a student's words; None if it is legal.
 
     >>> from solitaire import KLONDIKE, deal
-    >>> explain_illegal(deal(KLONDIKE, 1), Move.from_text("t1>t9"))
+    >>> explain_illegal(deal(KLONDIKE, 1), Move("t>t", 0, 8))  # t1>t9
     'there is no column 9: columns are t1 to t7'
     """
     if m.kind in STOCK_MOVES:
@@ -114,8 +114,9 @@ def _why_not_to_foundation(p: Position, c: Card) -> str | None:
     if foundation_for(p, c) >= 0:
         return None
     v = p.variant
-    return (f"{c} cannot go to a foundation: a foundation takes the next card of its suit (in the order "
-            f"{' '.join(v.ranks)}), and an empty one takes only {rank_phrase(v.ranks[0])}")
+    return (f"{c} cannot go to a foundation: a foundation takes the next card of its suit in the order "
+            f"{' '.join(v.ranks)} ({rank_phrase(v.ranks[1])} on {rank_phrase(v.ranks[0])}), and an empty one takes "
+            f"only {rank_phrase(v.ranks[0])}")
 
 
 def _why_not_onto_column(p: Position, c: Card, t: int) -> str | None:

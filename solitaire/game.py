@@ -21,9 +21,9 @@ class Game:
 
     >>> game = Game("klondike", seed=7)
     >>> game.play("draw")
-    Move.from_text('draw')
+    Move('draw')
     >>> game.moves, len(game.position.waste)
-    ([Move.from_text('draw')], 1)
+    ([Move('draw')], 1)
 
     Raises:
         ValueError: for an unknown variant, a seed that is not a whole number >= 0, or a position of
@@ -57,7 +57,7 @@ class Game:
         """Every legal move now (``move in game.legal_moves()`` works).
 
         >>> Game("klondike", seed=1).legal_moves()
-        [Move.from_text('t1>t7'), Move.from_text('draw')]
+        [Move('t>t', 0, 6), Move('draw')]
         """
         return list(self._legal_now())
 
@@ -70,12 +70,15 @@ class Game:
         """A Move from its text (a Move passes through).
 
         >>> Game().parse("T3 > t7")
-        Move.from_text('t3>t7')
+        Move('t>t', 2, 6)
 
         Raises:
             InvalidMoveError: for text that is not a move.
         """
-        return move if isinstance(move, Move) else Move.from_text(move)
+        if isinstance(move, Move):
+            return move
+        from .notation import move_from_text  # (notation loads only when a move is read from text)
+        return move_from_text(move)
 
     def explain(self, move: Move | str) -> str | None:
         """Why the move is illegal now, or None if it is legal.
@@ -94,7 +97,7 @@ class Game:
 
         >>> game = Game("klondike", seed=1)
         >>> game.play("t1 > t7")
-        Move.from_text('t1>t7')
+        Move('t>t', 0, 6)
         >>> game.play("t2>t1")
         Traceback (most recent call last):
         solitaire.moves.IllegalMoveError: t2>t1 is illegal: 6♦ cannot go on the empty column 1: an empty column takes only a King
@@ -130,8 +133,8 @@ class Game:
 
         >>> game = Game("klondike", seed=1)
         >>> game.play("draw"); game.undo(); game.position == game.start
-        Move.from_text('draw')
-        Move.from_text('draw')
+        Move('draw')
+        Move('draw')
         True
 
         Raises:
@@ -149,9 +152,9 @@ class Game:
 
         >>> game = Game("klondike", seed=1)
         >>> game.play("draw"); game.undo(); game.redo(); len(game.moves)
-        Move.from_text('draw')
-        Move.from_text('draw')
-        Move.from_text('draw')
+        Move('draw')
+        Move('draw')
+        Move('draw')
         1
 
         Raises:

@@ -2,10 +2,11 @@
 
 Read it in this order:
 
-1. ``Move``: a move as a small value, and the notation ``Move.from_text`` reads (``t3>t7``, ``w>f`` ...).
+1. ``Move``: a move as a small value, and its text (``t3>t7``, ``w>f`` ...). Reading a move's text back is
+   ``solitaire.notation``'s job (``move_from_text``), with the other text formats.
 2. ``rules(variant)``: the variant's rules compiled once into lookup tables: which card may sit on which in
    a column, which card follows which on a foundation, which cards may start an empty column, and every
-   move the variant's table allows, made once so that ``legal_moves`` only has to pick them.
+   move a game of the variant could play, made once so that ``legal_moves`` only has to pick them.
 3. Two questions the rules keep asking: ``foundation_wants`` (the foundations' next cards) and
    ``makes_progress`` (does a move change the game, or lead nowhere?).
 4. ``legal_moves``: one small function per kind of move, put together in a fixed order.
@@ -16,12 +17,11 @@ Two second readings build on it: ``solitaire.explain`` says why a move is illega
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import ALL_CARDS, Card, quote
+from .cards import ALL_CARDS, Card
 from .state import Observation, Position
 from .variants import Variant
 
@@ -33,124 +33,34 @@ _ALWAYS_PROGRESS = frozenset({FLIP, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, COLUMN
 
 
 class InvalidMoveError(ValueError):
-    """The text does not describe a move in the kit's notation."""
+    """The text does not describe a move in the kit's notation (``solitaire.notation.move_from_text`` reads it)."""
 
 
 class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow in this position."""
 
 
-# --- 1. a move and its notation --------------------------------------------------------------------
+# --- 1. a move and its text ------------------------------------------------------------------------
 # Each kind of move as text: s is the source pile, t the target column, n the count (":4" for 4 cards).
 _TEXT = {DRAW: "draw", RECYCLE: "recycle", FLIP: "flip t{s}", WASTE_TO_COLUMN: "w>t{t}", WASTE_TO_FOUNDATION: "w>f",
          COLUMN_TO_FOUNDATION: "t{s}>f", COLUMN_TO_COLUMN: "t{s}>t{t}{n}", FOUNDATION_TO_COLUMN: "f{s}>t{t}"}
-# ... and read back: a move is written "source>target", and the first letters of the two say its kind.
-_KINDS = {("w", "t"): WASTE_TO_COLUMN, ("w", "f"): WASTE_TO_FOUNDATION, ("t", "f"): COLUMN_TO_FOUNDATION,
-          ("t", "t"): COLUMN_TO_COLUMN, ("f", "t"): FOUNDATION_TO_COLUMN}
-_MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
-_PILE_HELP = "write stock, waste, f2, t3 or t3:2 (the top 2 cards of t3)"
-_STARTS_AT_ONE = "columns, foundations and counts start at 1"
 # Where each kind of move takes its cards from, and where it puts them ("foundations": the one that takes it).
 ROUTES = {FLIP: ("column", None), WASTE_TO_COLUMN: ("waste", "column"), WASTE_TO_FOUNDATION: ("waste", "foundations"),
            COLUMN_TO_FOUNDATION: ("column", "foundations"), COLUMN_TO_COLUMN: ("column", "column"),
            FOUNDATION_TO_COLUMN: ("foundation", "column")}
 
 
-class InvalidPileError(ValueError):
-    """The text does not name a pile of the table."""
-
-
-class PileNumberError(InvalidPileError):
-    """A pile's name with a number 0 in it: columns, foundations and counts start at 1."""
-
-
-class Pile(NamedTuple):
-    """A pile by name: ``kind`` is 'stock', 'waste', 'foundation' or 'column', ``index`` counts from 0 (as in
-    ``Move``), ``count`` is how many cards from a column's top. ``str`` gives the name back.
-
-    >>> str(Pile("column", 2, count=2)), str(Pile("foundation", 1)), str(Pile("waste"))
-    ('t3:2', 'f2', 'waste')
-    """
-
-    kind: str
-    index: int = 0
-    count: int = 1
-
-    def __str__(self) -> str:
-        if self.kind in ("stock", "waste"):
-            return self.kind
-        count = f":{self.count}" if self.kind == "column" and self.count > 1 else ""
-        return f"{_LETTERS[self.kind]}{self.index + 1}{count}"
-
-
-_NAMED_PILES = {"stock": "stock", "waste": "waste", "w": "waste"}  # 'w' is how moves write the waste
-_NUMBERED_PILES = {"t": "column", "f": "foundation"}
-_LETTERS = {kind: letter for letter, kind in _NUMBERED_PILES.items()}
-
-
-def parse_pile(text: str) -> Pile:
-    """Read a pile's name: 'stock', 'waste' (or 'w'), 'f2' (foundation 2), 't3' (column 3), 't3:2' (its top 2 cards).
-
-    Case and spaces around the name do not matter; a number has one to three digits.
-
-    >>> parse_pile("t3:2"), parse_pile(" F1 ")
-    (Pile(kind='column', index=2, count=2), Pile(kind='foundation', index=0, count=1))
-    >>> parse_pile("waste") == parse_pile("w") == Pile("waste")
-    True
-    >>> parse_pile("t0")
-    Traceback (most recent call last):
-    solitaire.moves.PileNumberError: cannot read a pile from 't0': columns, foundations and counts start at 1
-
-    Raises:
-        InvalidPileError: for text that names no pile (``PileNumberError`` for a number 0); the message echoes it.
-    """
-    name = text.strip().lower() if isinstance(text, str) else ""
-    if name in _NAMED_PILES:
-        return Pile(_NAMED_PILES[name])
-    number, colon, count = name[1:].partition(":")  # 't3:2' -> '3', ':', '2'
-    numbers = [number, count] if colon else [number]
-    if name[:1] not in _NUMBERED_PILES or (colon and name[0] != "t") or not all(map(_is_number, numbers)):
-        raise InvalidPileError(f"cannot read a pile from {quote(text)}: {_PILE_HELP}")
-    if 0 in map(int, numbers):
-        raise PileNumberError(f"cannot read a pile from {quote(text)}: {_STARTS_AT_ONE}")
-    return Pile(_NUMBERED_PILES[name[0]], int(number) - 1, int(count) if colon else 1)
-
-
-def _is_number(digits: str) -> bool:
-    """Is it a number as pile names write them: one to three digits?"""
-    return 1 <= len(digits) <= 3 and digits.isdecimal()
-
-
-def _split_move(text: str) -> tuple[str, str, str]:
-    """A move's text without spaces -> (kind, source, target), the piles as named in it, by the letters alone.
-
-    'flipt3' -> (FLIP, 't3', ''); 't3>t7:4' -> (COLUMN_TO_COLUMN, 't3', 't7:4'); 'w>f' -> (WASTE_TO_FOUNDATION,
-    '', ''): the waste ('w') and "a foundation" ('f') carry no number, so they are not named again.
-    """
-    unreadable = InvalidPileError(f"no move is written {quote(text)}")
-    if text.startswith("flip"):
-        kind, source, target = FLIP, text.removeprefix("flip"), ""
-        if source[:1] != "t":
-            raise unreadable
-    else:
-        source, _, target = text.partition(">")
-        kind = _KINDS.get((source[:1], target[:1]))
-        if kind is None or (source[:1] == "w" and source != "w") or (target[:1] == "f" and target != "f"):
-            raise unreadable
-        source = "" if source == "w" else source
-        target = "" if target == "f" else target
-    if ":" in source or (":" in target and kind != COLUMN_TO_COLUMN):  # only a move of several cards has a count
-        raise unreadable
-    return kind, source, target
-
-
 class Move(NamedTuple):
-    """A move as a hashable value. Columns and foundations are numbered from 0 here, from 1 in text.
+    """A move as a hashable value. Columns and foundations are numbered from 0 here, from 1 in its text.
 
-    >>> Move(COLUMN_TO_COLUMN, source=2, target=6, count=2)
-    Move.from_text('t3>t7:2')
-    >>> str(Move(WASTE_TO_FOUNDATION))
-    'w>f'
+    ``str`` gives the text a player types (``solitaire.notation.move_from_text`` reads it back); a move whose
+    fields that text cannot show (a count of 0, a source on a draw) is written with all its fields instead.
+
+    >>> m = Move(COLUMN_TO_COLUMN, source=2, target=6, count=2)
+    >>> m, str(m), str(Move(WASTE_TO_FOUNDATION))
+    (Move('t>t', 2, 6, 2), 't3>t7:2', 'w>f')
+    >>> str(Move(COLUMN_TO_COLUMN, 2, 6, 0))
+    "Move('t>t', 2, 6, 0)"
     """
 
     kind: str
@@ -159,52 +69,19 @@ class Move(NamedTuple):
     count: int = 1
 
     def __repr__(self) -> str:
-        return f"Move.from_text({str(self)!r})"
+        fields = list(self)
+        while fields[-1] == [None, -1, -1, 1][len(fields) - 1]:  # leave out the default values at the end
+            fields.pop()
+        return f"Move({', '.join(repr(f) for f in fields)})"
 
     def __str__(self) -> str:
-        return _TEXT[self.kind].format(s=self.source + 1, t=self.target + 1, n=f":{self.count}" * (self.count > 1))
-
-    @classmethod
-    def from_text(cls, text: str) -> Move:
-        """Read ``draw``, ``recycle``, ``flip t3``, ``w>t3``, ``w>f``, ``t3>f``, ``t3>t7``, ``t3>t7:4``, ``f2>t3``.
-
-        Case and spaces do not matter.
-
-        >>> Move.from_text("T3 > t7")
-        Move.from_text('t3>t7')
-        >>> Move.from_text("t0>t1")
-        Traceback (most recent call last):
-        solitaire.moves.InvalidMoveError: cannot read a move from 't0>t1': columns, foundations and counts start at 1
-
-        Raises:
-            InvalidMoveError: for text that is not a move; the message echoes it (cut to a readable length).
-        """
-        compact = re.sub(r"\s+", "", text).lower() if isinstance(text, str) else ""
-        if compact in (DRAW, RECYCLE):
-            return cls(compact)
-        try:
-            kind, source, target = _split_move(compact)
-            s, t = _read_piles(source, target)
-        except PileNumberError:
-            raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_STARTS_AT_ONE}") from None
-        except InvalidPileError:
-            raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}") from None
-        return cls(kind, s.index, t.index, t.count)
-
-
-def _read_piles(*names: str) -> list[Pile]:
-    """``parse_pile`` on each name ('' names no pile: index -1); a name that is no pile at all is reported
-    before a number 0 in another."""
-    piles, zero = [], None
-    for name in names:
-        try:
-            piles.append(parse_pile(name) if name else Pile("", -1))
-        except PileNumberError as exc:
-            zero = exc
-            piles.append(Pile("", -1))
-    if zero is not None:
-        raise zero
-    return piles
+        text = _TEXT.get(self.kind, "")
+        source_ok = self.source >= 0 if "{s}" in text else self.source == -1  # a field the text does not write
+        target_ok = self.target >= 0 if "{t}" in text else self.target == -1  # must keep its default
+        count_ok = self.count >= 1 if "{n}" in text else self.count == 1
+        if not (text and source_ok and target_ok and count_ok):
+            return repr(self)  # the text would hide a field (a count of 0, a column on a draw): show them all
+        return text.format(s=self.source + 1, t=self.target + 1, n=f":{self.count}" if self.count > 1 else "")
 
 
 # --- 2. the rules as lookup tables -----------------------------------------------------------------
@@ -219,7 +96,7 @@ class Rules:
     empty_ok: list[bool]  # may it start an empty column?
     bases: tuple[Card, ...]  # the cards that start a foundation
     starters: tuple[Card, ...]  # the cards that may start an empty column
-    moves: dict[tuple, Move]  # every move the table allows, made once: moves[kind, source, target, count]
+    moves: dict[tuple, Move]  # every move the table could ever allow, made once: moves[kind, source, target, count]
 
 
 @lru_cache(maxsize=64)
@@ -247,18 +124,22 @@ def rules(v: Variant) -> Rules:
         parents[c] = tuple(u for u in deck if fits(c, u))
         children[c] = tuple(d for d in deck if fits(d, c))
         empty_ok[c] = v.empty_column_ranks is None or c.rank_name in v.empty_column_ranks
-    n, longest = range(len(v.columns)), range(len(v.ranks) + 1)  # a build holds each rank at most once
+    # Every move a game of this variant could play, made once so that legal_moves hands out the same objects:
+    n = range(len(v.columns))  # the columns
     keys = [(DRAW, -1, -1, 1), (RECYCLE, -1, -1, 1), (WASTE_TO_FOUNDATION, -1, -1, 1)]
     keys += [(kind, s, -1, 1) for kind in (FLIP, COLUMN_TO_FOUNDATION) for s in n] + [(WASTE_TO_COLUMN, -1, d, 1) for d in n]
     keys += [(FOUNDATION_TO_COLUMN, f, d, 1) for f in range(v.foundations) for d in n]
-    keys += [(COLUMN_TO_COLUMN, s, d, k) for s in n for d in n for k in longest]
+    # builds of 1 card up to one card of each rank, from a column to each other column
+    keys += [(COLUMN_TO_COLUMN, s, d, k) for s in n for d in n if s != d for k in range(1, len(v.ranks) + 1)]
     return Rules(step, next_up, parents, children, empty_ok, tuple(c for c in deck if step[c] == 0),
                  tuple(c for c in deck if empty_ok[c]), {key: Move(*key) for key in keys})
 
 
 # --- 3. two questions the rules keep asking --------------------------------------------------------
 def foundation_wants(p: Position | Observation, r: Rules | None = None) -> dict[Card, int]:
-    """The foundations' next cards: each card some foundation takes now, with the first foundation that takes it.
+    """The foundations' next cards: {card: the first foundation that would take it now}.
+
+    An empty foundation would take every first card (every Ace), also one already home: SoliJoy has two of each.
 
     Worked out once for each layout of the foundations (a game has few), so the answer is shared: read it only.
 
@@ -273,11 +154,10 @@ def foundation_wants(p: Position | Observation, r: Rules | None = None) -> dict[
 def _foundation_wants(r: Rules, foundations: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
     wants: dict[Card, int] = {}
     for f, pile in enumerate(foundations):
-        if not pile:
-            if r.bases[0] not in wants:
-                wants.update(dict.fromkeys(r.bases, f))
-        elif r.next_up[pile[-1]] >= 0:
-            wants.setdefault(r.next_up[pile[-1]], f)
+        takes = [r.next_up[pile[-1]]] if pile else r.bases  # an empty foundation takes every first card
+        for c in takes:
+            if c >= 0 and c not in wants:  # -1: a full foundation takes nothing; the first foundation wins
+                wants[c] = f
     return wants
 
 
@@ -320,7 +200,7 @@ def legal_moves(p: Position) -> list[Move]:
 
     >>> from solitaire import KLONDIKE, deal
     >>> legal_moves(deal(KLONDIKE, 1))
-    [Move.from_text('t1>t7'), Move.from_text('draw')]
+    [Move('t>t', 0, 6), Move('draw')]
     """
     r = rules(p.variant)
     targets, wants = column_targets(p, r), foundation_wants(p, r)
@@ -440,18 +320,21 @@ def _flip(p: Position, m: Move) -> Position:
 
 
 def _one_less(hidden: tuple[int, ...], s: int) -> tuple[int, ...]:
-    return hidden[:s] + (hidden[s] - 1,) + hidden[s + 1:]
+    counts = list(hidden)  # a tuple cannot change: change a list copy, then make it a tuple again
+    counts[s] -= 1
+    return tuple(counts)
 
 
 def _move_cards(p: Position, m: Move) -> Position:
     """Every other move takes cards off one pile and puts them on another: ``ROUTES`` says which."""
     kind, s, t, k = m
     source, target = ROUTES[kind]
-    waste, founds, cols, hidden = p.waste, p.foundations, list(p.columns), p.hidden
+    waste, founds, cols, hidden = p.waste, p.foundations, list(p.columns), p.hidden  # a list, to change it
     if source == "waste":
         cards, waste = waste[-1:], waste[:-1]
     elif source == "foundation":
-        cards, founds = founds[s][-1:], founds[:s] + (founds[s][:-1],) + founds[s + 1:]
+        founds = list(founds)
+        cards, founds[s] = founds[s][-1:], founds[s][:-1]
     else:  # the top k cards of column s
         cards, cols[s] = cols[s][-k:], cols[s][:-k]
         if p.variant.auto_flip and cols[s] and len(cols[s]) == hidden[s]:
@@ -459,9 +342,9 @@ def _move_cards(p: Position, m: Move) -> Position:
     if target == "column":
         cols[t] += cards
     else:  # onto the first foundation that takes the card
-        f = foundation_for(p, cards[0])
-        founds = founds[:f] + (founds[f] + cards,) + founds[f + 1:]
-    return Position(p.variant, p.stock, waste, founds, tuple(cols), hidden, p.recycles)
+        founds = list(founds)
+        founds[foundation_for(p, cards[0])] += cards
+    return Position(p.variant, p.stock, waste, tuple(founds), tuple(cols), hidden, p.recycles)
 
 
 _APPLY = {DRAW: _draw, RECYCLE: _recycle, FLIP: _flip}  # the other kinds move cards from pile to pile

@@ -1,4 +1,7 @@
-"""Positions as text and games as JSON: human-readable, exact round trips, strict readers.
+"""Moves, piles and positions as text, games as JSON: human-readable, exact round trips, strict readers.
+
+A move's text (``t3>t7:4``) is read by ``move_from_text``, a pile's name (``t3:2``, ``waste``) by ``parse_pile``;
+``str(move)`` and ``str(pile)`` write them.
 
 Every reader here refuses what the rules could not have made, with a ``PositionTextError`` (a ``ValueError``)
 that names the bad part and echoes it, cut to a readable length: cards that are not the variant's deck,
@@ -18,8 +21,9 @@ from typing import NamedTuple
 
 from .cards import Card, InvalidCardError, full_deck, parse_card, quote
 from .explain import explain_illegal
-from .moves import InvalidMoveError, Move, apply, legal_moves, rules
-from .state import Pile, Position, deal
+from .moves import COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE, \
+    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, InvalidMoveError, Move, apply, legal_moves, rules
+from .state import Position, deal
 from .variants import VARIANTS, Variant, get_variant
 
 HEADER = "# solitaire position: piles list cards bottom first (top last); <card> is face down"
@@ -43,6 +47,144 @@ class SavedGame(NamedTuple):
     seed: int | None
     moves: list[Move]
     redo: list[Move]  # the moves taken back that can be played again, the next one first
+
+
+# --- moves and pile names ------------------------------------------------------------------------------
+# A move is written "source>target", and the first letters of the two say its kind (see moves._TEXT).
+_KINDS = {("w", "t"): WASTE_TO_COLUMN, ("w", "f"): WASTE_TO_FOUNDATION, ("t", "f"): COLUMN_TO_FOUNDATION,
+          ("t", "t"): COLUMN_TO_COLUMN, ("f", "t"): FOUNDATION_TO_COLUMN}
+_MOVE_HELP = "write one of draw, recycle, flip t3, w>t3, w>f, t3>f, t3>t7, t3>t7:4 (the top 4 cards) or f2>t3"
+_PILE_HELP = "write stock, waste, f2, t3 or t3:2 (the top 2 cards of t3)"
+_STARTS_AT_ONE = "columns, foundations and counts start at 1"
+
+
+class InvalidPileError(ValueError):
+    """The text does not name a pile of the table."""
+
+
+class PileNumberError(InvalidPileError):
+    """A pile's name with a number 0 in it: columns, foundations and counts start at 1."""
+
+
+class Pile(NamedTuple):
+    """A pile by name: ``kind`` is 'stock', 'waste', 'foundation' or 'column', ``index`` counts from 0 (as in
+    ``Move``), ``count`` is how many cards from a column's top. ``str`` gives the name back.
+
+    >>> str(Pile("column", 2, count=2)), str(Pile("foundation", 1)), str(Pile("waste"))
+    ('t3:2', 'f2', 'waste')
+    """
+
+    kind: str
+    index: int = 0
+    count: int = 1
+
+    def __str__(self) -> str:
+        if self.kind in ("stock", "waste"):
+            return self.kind
+        count = f":{self.count}" if self.kind == "column" and self.count > 1 else ""
+        return f"{_LETTERS[self.kind]}{self.index + 1}{count}"
+
+
+_NAMED_PILES = {"stock": "stock", "waste": "waste", "w": "waste"}  # 'w' is how moves write the waste
+_NUMBERED_PILES = {"t": "column", "f": "foundation"}
+_LETTERS = {"column": "t", "foundation": "f"}
+
+
+def parse_pile(text: str) -> Pile:
+    """Read a pile's name: 'stock', 'waste' (or 'w'), 'f2' (foundation 2), 't3' (column 3), 't3:2' (its top 2 cards).
+
+    Case and spaces around the name do not matter; a number has one to three digits.
+
+    >>> parse_pile("t3:2"), parse_pile(" F1 ")
+    (Pile(kind='column', index=2, count=2), Pile(kind='foundation', index=0, count=1))
+    >>> parse_pile("waste") == parse_pile("w") == Pile("waste")
+    True
+    >>> parse_pile("t0")
+    Traceback (most recent call last):
+    solitaire.notation.PileNumberError: cannot read a pile from 't0': columns, foundations and counts start at 1
+
+    Raises:
+        InvalidPileError: for text that names no pile (``PileNumberError`` for a number 0); the message echoes it.
+    """
+    name = text.strip().lower() if isinstance(text, str) else ""
+    if name in _NAMED_PILES:
+        return Pile(_NAMED_PILES[name])
+    number, colon, count = name[1:].partition(":")  # 't3:2' -> '3', ':', '2'; 't3' -> '3', '', ''
+    numbers = [number, count] if colon else [number]
+    if name[:1] not in _NUMBERED_PILES or (colon and name[0] != "t") or not all(_is_number(n) for n in numbers):
+        raise InvalidPileError(f"cannot read a pile from {quote(text)}: {_PILE_HELP}")
+    if 0 in [int(n) for n in numbers]:
+        raise PileNumberError(f"cannot read a pile from {quote(text)}: {_STARTS_AT_ONE}")
+    return Pile(_NUMBERED_PILES[name[0]], int(number) - 1, int(count) if colon else 1)
+
+
+def _is_number(digits: str) -> bool:
+    """Is it a number as pile names write them: one to three digits?"""
+    return 1 <= len(digits) <= 3 and digits.isdecimal()
+
+
+def move_from_text(text: str) -> Move:
+    """Read ``draw``, ``recycle``, ``flip t3``, ``w>t3``, ``w>f``, ``t3>f``, ``t3>t7``, ``t3>t7:4``, ``f2>t3``:
+    the text ``str(move)`` writes. Case and spaces do not matter.
+
+    >>> move_from_text("T3 > t7:2")
+    Move('t>t', 2, 6, 2)
+    >>> move_from_text("t0>t1")
+    Traceback (most recent call last):
+    solitaire.moves.InvalidMoveError: cannot read a move from 't0>t1': columns, foundations and counts start at 1
+
+    Raises:
+        InvalidMoveError: for text that is not a move; the message echoes it (cut to a readable length).
+    """
+    compact = "".join(text.split()).lower() if isinstance(text, str) else ""  # every space left out
+    if compact in (DRAW, RECYCLE):
+        return Move(compact)
+    try:
+        kind, source, target = _split_move(compact)
+        s, t = _read_piles(source, target)
+    except PileNumberError:  # (from None: this message says it all, so Python does not show the first error too)
+        raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_STARTS_AT_ONE}") from None
+    except InvalidPileError:
+        raise InvalidMoveError(f"cannot read a move from {quote(text)}: {_MOVE_HELP}") from None
+    return Move(kind, s.index, t.index, t.count)
+
+
+def _split_move(text: str) -> tuple[str, str, str]:
+    """A move's text without spaces -> (kind, source, target), the piles as named in it, by the letters alone.
+
+    'flipt3' -> (FLIP, 't3', ''); 't3>t7:4' -> (COLUMN_TO_COLUMN, 't3', 't7:4'); 'w>f' -> (WASTE_TO_FOUNDATION,
+    '', ''): the waste ('w') and "a foundation" ('f') carry no number, so they are not named again.
+    """
+    unreadable = InvalidPileError(f"no move is written {quote(text)}")
+    if text.startswith("flip"):
+        kind, source, target = FLIP, text[len("flip"):], ""
+        if source[:1] != "t":
+            raise unreadable
+    else:
+        source, _, target = text.partition(">")
+        kind = _KINDS.get((source[:1], target[:1]))
+        if kind is None or (source[:1] == "w" and source != "w") or (target[:1] == "f" and target != "f"):
+            raise unreadable
+        source = "" if source == "w" else source
+        target = "" if target == "f" else target
+    if ":" in source or (":" in target and kind != COLUMN_TO_COLUMN):  # only a move of several cards has a count
+        raise unreadable
+    return kind, source, target
+
+
+def _read_piles(*names: str) -> list[Pile]:
+    """``parse_pile`` on each name ('' names no pile: index -1); a name that is no pile at all is reported
+    before a number 0 in another."""
+    piles, zero = [], None
+    for name in names:
+        try:
+            piles.append(parse_pile(name) if name else Pile("", -1))
+        except PileNumberError as exc:
+            zero = exc
+            piles.append(Pile("", -1))
+    if zero is not None:
+        raise zero
+    return piles
 
 
 # --- variants ---------------------------------------------------------------------------------------
@@ -103,7 +245,7 @@ def _setting_value(key: str, raw: str) -> object:
 
 
 # --- positions ---------------------------------------------------------------------------------------
-def _pile_text(pile: Pile, hidden: int = 0) -> str:
+def _pile_text(pile: tuple[Card, ...], hidden: int = 0) -> str:
     return " ".join(f"<{c}>" if i < hidden else str(c) for i, c in enumerate(pile))
 
 
@@ -129,7 +271,7 @@ def position_to_text(p: Position) -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def read_pile(text: str, where: str) -> tuple[Pile, int]:
+def read_pile(text: str, where: str) -> tuple[tuple[Card, ...], int]:
     """Cards of one pile and how many at its bottom are face down.
 
     >>> read_pile("<7♣> 10♥ 9♠", "t1")
@@ -270,9 +412,9 @@ def saved_game_to_json(game: SavedGame) -> str:
     """The whole game as JSON: variant, seed, start position, moves played and moves that can be redone.
 
     >>> from solitaire import KLONDIKE, deal
-    >>> text = saved_game_to_json(SavedGame(deal(KLONDIKE, 3), 3, [Move.from_text("draw")], []))
+    >>> text = saved_game_to_json(SavedGame(deal(KLONDIKE, 3), 3, [move_from_text("draw")], []))
     >>> saved_game_from_json(text).moves
-    [Move.from_text('draw')]
+    [Move('draw')]
     """
     return json.dumps({"format": "solitaire-game", "version": 1, "variant": asdict(game.start.variant),
                        "seed": game.seed, "start": position_to_text(game.start), "moves": [str(m) for m in game.moves],
@@ -331,7 +473,7 @@ def _moves(data: dict, key: str) -> list[Move]:
         raise PositionTextError(f'the saved game\'s "{key}" must be a list of at most {MAX_MOVES:,} moves such '
                                 f"as \"t3>t7\", got {quote(texts)}")
     try:
-        return [Move.from_text(t) for t in texts]
+        return [move_from_text(t) for t in texts]
     except InvalidMoveError as e:
         raise PositionTextError(f'the saved game\'s "{key}": {e}') from None
 

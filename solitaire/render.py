@@ -118,7 +118,8 @@ def highlights(p: Position, highlight: Move | str | Iterable[str] | None) -> dic
     if highlight is None:
         return {}
     if isinstance(highlight, str) and not _is_pile_name(highlight):
-        highlight = Move.from_text(highlight)
+        from .notation import move_from_text
+        highlight = move_from_text(highlight)
     if isinstance(highlight, Move):
         return _move_marks(p, highlight)
     names = [highlight] if isinstance(highlight, str) else list(highlight)

@@ -94,8 +94,9 @@ class SplitMix64:
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
         limit = (1 << 64) - (1 << 64) % n
-        while (x := self.next64()) >= limit:
-            pass
+        x = self.next64()
+        while x >= limit:  # a draw past the last whole multiple of n would favour small numbers: draw again
+            x = self.next64()
         return x % n
 
     def shuffle(self, items: list) -> None:

@@ -124,14 +124,16 @@ class Variant:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(base, f.name)}
 
     def column_rule(self) -> str:
-        """The tableau building rule in words.
+        """The tableau building rule in words, with an example: the order a column is built in, bottom first.
 
         >>> KLONDIKE.column_rule()
-        'a column card needs the next higher rank (in the order K Q J 10 9 8 7 6 5 4 3 2 A) and the opposite colour'
+        'a card goes on the card just before it in the order K Q J 10 9 8 7 6 5 4 3 2 A (an 8 on a 9), of the opposite colour'
         """
-        colour = {"alternate": " and the opposite colour", "suit": " and the same suit", "any": ""}[self.build]
-        order = " ".join(self.ranks if self.columns_follow_foundation_order else reversed(self.ranks))
-        return f"a column card needs the next higher rank (in the order {order}){colour}"
+        colour = {"alternate": ", of the opposite colour", "suit": ", of the same suit", "any": ""}[self.build]
+        order = list(self.ranks) if self.columns_follow_foundation_order else list(reversed(self.ranks))
+        i = order.index("8") if "8" in order[1:] else 1  # the example: an 8 if the deck has one
+        example = f"{rank_phrase(order[i])} on {rank_phrase(order[i - 1])}"
+        return f"a card goes on the card just before it in the order {' '.join(order)} ({example}){colour}"
 
     def empty_column_rule(self) -> str:
         """What an empty column takes, in words.

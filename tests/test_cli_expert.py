@@ -8,6 +8,7 @@ from solitaire.cli import main
 from solitaire.expert import win_chance
 from solitaire.moves import Move
 from solitaire.strategies import strategy_hint
+from solitaire.notation import move_from_text
 
 
 def test_hint_prints_the_experts_move_and_its_reason(capsys):
@@ -26,7 +27,7 @@ def test_hint_reads_a_saved_position_and_any_named_strategy(tmp_path, capsys):
     saved.write_text(game.to_json(), encoding="utf-8")
     assert main(["hint", "--strategy", "greedy", "--position-file", str(saved)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    move = Move.from_text(first.rsplit(": ", 1)[1])
+    move = move_from_text(first.rsplit(": ", 1)[1])
     assert move in game.legal_moves() and move == strategy_hint(game, "greedy")[0]
 
 

@@ -10,7 +10,7 @@ from solitaire.endgame import (LOST, MOVE_LIMIT, NO_MORE_MOVES, OUTCOMES, REASON
                                WON, over_reason, progress_possible, safe_foundation_moves, safe_to_foundation)
 from solitaire.explain import explain_illegal
 from solitaire.moves import DRAW, RECYCLE, apply, foundation_wants, legal_moves, makes_progress
-from solitaire.notation import variant_from_text, variant_to_text
+from solitaire.notation import move_from_text, variant_from_text, variant_to_text
 from solitaire.state import deal
 
 
@@ -41,7 +41,7 @@ def test_safe_foundation_moves_keep_cards_that_a_column_may_still_need():
     # The cards that may sit on 2♥ in a column are A♣ and A♠: A♣ is home, A♠ is not yet.
     assert not safe_to_foundation(p, cards("2♥")[0])
     assert [str(m) for m in safe_foundation_moves(p)] == ["t2>f"]
-    q = apply(p, Move.from_text("t2>f"))
+    q = apply(p, move_from_text("t2>f"))
     assert [str(m) for m in safe_foundation_moves(q)] == ["t1>f"]
 
 
@@ -123,7 +123,7 @@ def test_strict_recycle_follows_the_same_rule():
     p = make(STRICT, ["A♠", "K♥"], stock="", waste="Q♣ K♣")
     assert "recycle" not in moves_of(p) and "recycle" in moves_of(p._replace(variant=ITALIAN))
     assert "recycle" in explain_illegal(p, Move(RECYCLE))
-    q = apply(p, Move.from_text("t1>f"))
+    q = apply(p, move_from_text("t1>f"))
     assert "recycle" in moves_of(q) or "w>t" in " ".join(moves_of(q))
 
 

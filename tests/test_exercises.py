@@ -518,3 +518,36 @@ def test_a_right_number_passes_as_a_numpy_or_pandas_number(name: str, kind: str,
 def test_numbers_given_as_a_numpy_array_are_accepted(name: str, capsys: pytest.CaptureFixture) -> None:
     np = pytest.importorskip("numpy")
     assert feedback(capsys, name, np.array(CASES[name][0]))[0]
+
+
+# --- lesson 02b: messages that name the real difference, and show a position as a diagram ------------------------
+def _waste_moves_foundation_with_a_target(p, targets, wants):
+    """A plausible slip: the waste-to-foundation move given a target, which that kind of move never has."""
+    from solitaire.moves import WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move
+    top = p.waste[-1]
+    found = [Move(WASTE_TO_FOUNDATION, target=0)] if p.variant.waste_to_foundation and top in wants else []
+    return found + [Move(WASTE_TO_COLUMN, target=d) for d in targets.get(top, [])]
+
+
+def test_waste_moves_names_a_field_the_text_would_hide(capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, "02b.waste_moves", _waste_moves_foundation_with_a_target)
+    assert not ok
+    got, want = re.search(r"returned (.*)\n  the kit's answer is (.*)\n", out).groups()
+    assert got != want  # the two lists never read alike
+    assert "missing: Move('w>f')" in out and "Move('w>f', -1, 0)" in out
+
+
+def test_a_draw_that_raises_is_shown_on_a_diagram(capsys: pytest.CaptureFixture) -> None:
+    from solitaire.lessons import lesson02b
+    lesson02b.first_difference = None
+    ok, out = feedback(capsys, "02b.apply_draw", lambda p: p.waste[-1])  # an IndexError on an empty waste
+    assert not ok and "raised IndexError" in out
+    assert "Position(" not in out and "foundations:" in out and " t1 " in out  # a diagram, never the raw repr
+    assert len(out) < 900 and lesson02b.first_difference is not None and not lesson02b.first_difference.waste
+
+
+def test_every_message_shows_a_position_as_a_diagram() -> None:
+    from solitaire.lessons.checks import described
+    shown = described(deal(KLONDIKE, 1))
+    assert shown.startswith("this Klondike position:\n") and "Position(" not in shown and "foundations:" in shown
+    assert described(Game("klondike", seed=1)) == shown

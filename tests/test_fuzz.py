@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from solitaire import (ITALIAN, KLONDIKE, SOLIJOY, Card, Game, InvalidCardError, InvalidMoveError,
                        InvalidVariantError, Move, Variant, card, parse_card)
-from solitaire.notation import PositionTextError, check_position, variant_from_text
+from solitaire.notation import move_from_text, PositionTextError, check_position, variant_from_text
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MESSAGE_LIMIT = 400  # characters: an error message echoes the input cut to a readable length
@@ -49,10 +49,10 @@ def test_parse_card_returns_a_card_or_raises_invalid_card_error(text):
 @given(st.one_of(st.text(alphabet="tfwdrawecyliph>:0123456789 ", max_size=14), st.text(max_size=40), anything))
 def test_move_from_text_returns_a_move_or_raises_invalid_move_error(text):
     try:
-        m = Move.from_text(text)
+        m = move_from_text(text)
     except ValueError as e:
         return refused(e, {InvalidMoveError})
-    assert Move.from_text(str(m)) == m
+    assert move_from_text(str(m)) == m
 
 
 def test_findings_cards_and_moves():
@@ -61,9 +61,9 @@ def test_findings_cards_and_moves():
     with pytest.raises(InvalidCardError):
         card(True, 0)
     with pytest.raises(InvalidMoveError, match="cannot read a move from 't1234"):
-        Move.from_text("t12345678901234567890>t1")
+        move_from_text("t12345678901234567890>t1")
     with pytest.raises(InvalidMoveError) as info:
-        Move.from_text("x" * 10_000)
+        move_from_text("x" * 10_000)
     assert len(str(info.value)) < MESSAGE_LIMIT
 
 

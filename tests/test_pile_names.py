@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from solitaire import KLONDIKE, SOLIJOY, Game, InvalidMoveError, Move
 from solitaire.cards import quote
-from solitaire.moves import _TEXT, InvalidPileError, Pile, PileNumberError, parse_pile
+from solitaire.moves import _TEXT
+from solitaire.notation import InvalidPileError, Pile, PileNumberError, move_from_text, parse_pile
 from solitaire.widget import GameWidget, play
 from solitaire.widget.aids import AidsMixin
 from solitaire.widget.base import TableBase
@@ -78,7 +79,7 @@ def old_from_text(text):
 
 def new_from_text(text):
     try:
-        return Move.from_text(text)
+        return move_from_text(text)
     except InvalidMoveError as exc:
         return str(exc)
 

@@ -7,6 +7,7 @@ from helpers import make
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, parse_card
 from solitaire.render import card_svg, svg, table_size, text_diagram
+from solitaire.notation import move_from_text
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -118,7 +119,7 @@ def test_svg_highlight_marks_source_and_target():
     marked = svg(g.position, highlight="t1>t7")
     assert plain.count('stroke="#ff4fd8"') == 0 and marked.count('stroke="#ff4fd8"') == 1
     assert marked.count('stroke="#4fd8ff"') == 1
-    assert svg(g.position, highlight=Move.from_text("t1>t7")) == marked
+    assert svg(g.position, highlight=move_from_text("t1>t7")) == marked
     assert svg(g.position, highlight=["t3", "waste"]).count('stroke="#ff4fd8"') == 1  # the waste is empty
     big = ElementTree.fromstring(svg(g.position, scale=2.0))
     assert int(big.get("width")) == 2 * table_size(g.position)[0]
@@ -135,6 +136,6 @@ def test_the_saved_picture_draws_a_hint_in_the_colours_the_table_names() -> None
     """A saved lesson's picture and the live table mark a hint alike: what the hint's sentence names."""
     from solitaire.widget.aids import HINT_COLOURS
 
-    marked = svg(Game("klondike", seed=1).position, highlight=Move.from_text("t1>t7"))
+    marked = svg(Game("klondike", seed=1).position, highlight=move_from_text("t1>t7"))
     assert marked.count(f'stroke="{HINT_COLOURS["source"][1]}"') == 1
     assert marked.count(f'stroke="{HINT_COLOURS["target"][1]}"') == 1

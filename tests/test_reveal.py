@@ -13,6 +13,7 @@ from solitaire.knowledge import Memory, sample_layout
 from solitaire.reveal import RevealPlanner, best_reveal_point, reveal_points, seen_key, shows_a_card
 from solitaire.solver import solve
 from solitaire.strategies import play_game
+from solitaire.notation import move_from_text
 
 SMALL = dict(method="reveal", budget=6, max_nodes=300, max_states=300, max_points=6)
 
@@ -113,9 +114,9 @@ def test_a_plan_is_followed_while_the_game_is_where_it_expected_and_dropped_othe
     obs = observe(p)
     planner.watch(obs, True)
     k = Memory().update(obs)
-    planner.plan = [(Move.from_text("t1>t2"), seen_key(p))]
-    assert planner.next_move(obs, legal_moves(p)) == Move.from_text("t1>t2")
-    planner.plan = [(Move.from_text("t1>t2"), seen_key(apply(p, Move("draw"))))]
+    planner.plan = [(move_from_text("t1>t2"), seen_key(p))]
+    assert planner.next_move(obs, legal_moves(p)) == move_from_text("t1>t2")
+    planner.plan = [(move_from_text("t1>t2"), seen_key(apply(p, Move("draw"))))]
     assert planner.next_move(obs, legal_moves(p)) is None and planner.plan == []
     assert k.unknown_slots == 3
 
@@ -143,9 +144,9 @@ def test_a_start_with_two_face_down_tops_solves_and_replays():
     p = make(KLONDIKE, ["Q♦ K♥", "Q♥ K♦", "K♠ Q♣ ", "K♣ Q♠"], hidden=[2, 2, 0, 0], stock="",
              foundations=["A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥", "A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦"],
              waste=rest)
-    assert [m for m in legal_moves(p) if m.kind == "flip"] == [Move.from_text("flip t1"), Move.from_text("flip t2")]
+    assert [m for m in legal_moves(p) if m.kind == "flip"] == [move_from_text("flip t1"), move_from_text("flip t2")]
     r = solve(p, max_nodes=5000)
-    assert r.status == "won" and r.moves[:2] == [Move.from_text("flip t1"), Move.from_text("flip t2")]
+    assert r.status == "won" and r.moves[:2] == [move_from_text("flip t1"), move_from_text("flip t2")]
     g = Game.from_position(p)
     for m in r.moves:
         g.play(m)

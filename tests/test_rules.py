@@ -10,6 +10,7 @@ from solitaire.cards import full_deck
 from solitaire.endgame import over_reason
 from solitaire.explain import explain_illegal
 from solitaire.moves import apply, legal_moves
+from solitaire.notation import move_from_text
 
 
 def moves_of(p):
@@ -78,7 +79,7 @@ def test_draw_turns_the_top_stock_card_onto_the_waste():
 
 def test_draw_three_turns_three_cards_the_third_on_top():
     p = make(replace(KLONDIKE, draw=3), ["K♠"], stock="2♣ 3♣ 4♣ 5♣")
-    q = apply(p, Move.from_text("draw"))
+    q = apply(p, move_from_text("draw"))
     assert q.waste == cards("5♣ 4♣ 3♣") and q.stock == cards("2♣")
     assert apply(q, Move("draw")).waste == cards("5♣ 4♣ 3♣ 2♣")
 
@@ -122,7 +123,7 @@ def test_klondike_card_goes_on_next_higher_rank_of_opposite_colour():
     p = make(KLONDIKE, ["9♥", "8♠", "8♦", "7♠"])
     assert {"t2>t1", "t4>t3"} <= moves_of(p) and "t3>t1" not in moves_of(p)
     g = game_at(p)
-    with pytest.raises(IllegalMoveError, match=r"8♦ cannot go on 9♥: a column card needs the next higher rank"):
+    with pytest.raises(IllegalMoveError, match=r"8♦ cannot go on 9♥: a card goes on the card just before it in the order K Q J .* A \(an 8 on a 9\)"):
         g.play("t3>t1")
     assert g.position == p and g.moves == []
 
@@ -130,16 +131,16 @@ def test_klondike_card_goes_on_next_higher_rank_of_opposite_colour():
 def test_a_build_moves_as_one_and_must_be_a_build():
     p = make(KLONDIKE, ["10♣ 9♥ 8♠", "J♦", "10♥ 8♣"], hidden=[0, 0, 0])
     assert "t1>t2:3" in moves_of(p)
-    q = apply(p, Move.from_text("t1>t2:3"))
+    q = apply(p, move_from_text("t1>t2:3"))
     assert q.columns[1] == cards("J♦ 10♣ 9♥ 8♠") and q.columns[0] == ()
-    assert "not part of a build" in explain_illegal(p, Move.from_text("t3>t2:2"))
+    assert "not part of a build" in explain_illegal(p, move_from_text("t3>t2:2"))
 
 
 def test_klondike_empty_column_takes_only_a_king_or_king_build():
     p = make(KLONDIKE, ["", "Q♥", "K♠ Q♥", "5♣ K♣"], hidden=[0, 0, 0, 1])
     ms = moves_of(p)
     assert "t3>t1:2" in ms and "t2>t1" not in ms and "t4>t1" in ms
-    assert "only a King" in explain_illegal(p, Move.from_text("t2>t1"))
+    assert "only a King" in explain_illegal(p, move_from_text("t2>t1"))
 
 
 @pytest.mark.parametrize("variant", [SOLIJOY, ITALIAN])
@@ -156,13 +157,13 @@ def test_italian_columns_descend_from_ace_in_alternating_colours():
     assert "t4>t2" in ms  # Q♠ on K♥
     assert "t5>t6" in ms  # 7♦ on 8♣
     assert "t6>t5" not in ms  # 8 does not go on 7 (that would be the other direction)
-    assert "A K Q J 10 9 8 7" in explain_illegal(p, Move.from_text("t6>t5"))
+    assert "A K Q J 10 9 8 7" in explain_illegal(p, move_from_text("t6>t5"))
 
 
 def test_moving_from_a_face_down_top_needs_a_flip_first():
     p = make(KLONDIKE, ["5♣ 9♥", "10♠"], hidden=[2, 0])
     assert "flip t1" in moves_of(p) and "t1>t2" not in moves_of(p)
-    assert "face down" in explain_illegal(p, Move.from_text("t1>t2"))
+    assert "face down" in explain_illegal(p, move_from_text("t1>t2"))
 
 
 # --- move 4: column to foundation; foundations ---------------------------------------------------
@@ -170,26 +171,26 @@ def test_foundations_build_same_suit_up_from_the_ace():
     p = make(KLONDIKE, ["2♥", "2♠", "3♥", "A♦"], foundations=["A♥"])
     ms = moves_of(p)
     assert {"t1>f", "t4>f"} <= ms and "t2>f" not in ms and "t3>f" not in ms
-    q = apply(p, Move.from_text("t1>f"))
+    q = apply(p, move_from_text("t1>f"))
     assert q.foundations[0] == cards("A♥ 2♥")
-    assert apply(q, Move.from_text("t4>f")).foundations[1] == cards("A♦")  # an ace starts an empty foundation
+    assert apply(q, move_from_text("t4>f")).foundations[1] == cards("A♦")  # an ace starts an empty foundation
 
 
 def test_empty_foundation_takes_only_an_ace():
     p = make(KLONDIKE, ["2♠"])
-    assert "empty one takes only an Ace" in explain_illegal(p, Move.from_text("t1>f"))
+    assert "empty one takes only an Ace" in explain_illegal(p, move_from_text("t1>f"))
 
 
 def test_solijoy_has_two_foundations_per_suit():
     p = make(SOLIJOY, ["A♥", "A♥"], hidden=[0, 0])
-    q = apply(apply(p, Move.from_text("t1>f")), Move.from_text("t2>f"))
+    q = apply(apply(p, move_from_text("t1>f")), move_from_text("t2>f"))
     assert q.foundations[0] == cards("A♥") and q.foundations[1] == cards("A♥")
 
 
 def test_italian_foundations_go_ace_king_queen_down_to_seven():
     p = make(ITALIAN, ["K♠", "7♠", "Q♠"], foundations=["A♠"])
     assert moves_of(p) >= {"t1>f"} and "t2>f" not in moves_of(p)
-    q = apply(apply(p, Move.from_text("t1>f")), Move.from_text("t3>f"))
+    q = apply(apply(p, move_from_text("t1>f")), move_from_text("t3>f"))
     assert q.foundations[0] == cards("A♠ K♠ Q♠")
 
 
@@ -208,25 +209,25 @@ def test_waste_top_may_go_to_a_column_or_a_foundation(variant):
 def test_solijoy_waste_goes_only_to_the_tableau_unless_the_option_allows():
     p = make(SOLIJOY, ["3♠"], waste="A♥")
     assert "w>f" not in moves_of(p) and "w>t2" in moves_of(p)  # any card on an empty column
-    assert "only to a column" in explain_illegal(p, Move.from_text("w>f"))
+    assert "only to a column" in explain_illegal(p, move_from_text("w>f"))
     p2 = p._replace(variant=replace(SOLIJOY, waste_to_foundation=True))
     assert "w>f" in moves_of(p2)
 
 
 def test_waste_move_needs_a_card_on_the_waste():
-    assert "waste is empty" in explain_illegal(Game("klondike", 0).position, Move.from_text("w>t1"))
+    assert "waste is empty" in explain_illegal(Game("klondike", 0).position, move_from_text("w>t1"))
 
 
 # --- move 5: flip; automatic flips ---------------------------------------------------------------
 def test_flip_turns_a_face_down_top_card():
     p = make(KLONDIKE, ["5♣ 9♥"], hidden=[2])
-    q = apply(p, Move.from_text("flip t1"))
-    assert q.hidden[0] == 1 and "already face up" in explain_illegal(q, Move.from_text("flip t1"))
+    q = apply(p, move_from_text("flip t1"))
+    assert q.hidden[0] == 1 and "already face up" in explain_illegal(q, move_from_text("flip t1"))
 
 
 def test_italian_flips_automatically():
     p = make(ITALIAN, ["9♣ 8♥", "9♠"], hidden=[1, 0])
-    q = apply(p, Move.from_text("t1>t2"))
+    q = apply(p, move_from_text("t1>t2"))
     assert q.hidden[0] == 0 and q.columns[0] == cards("9♣")
     assert not any(m.kind == "flip" for m in legal_moves(q))
 
@@ -235,10 +236,10 @@ def test_italian_flips_automatically():
 def test_cards_never_leave_foundations_unless_the_option_allows():
     p = make(KLONDIKE, ["3♠"], foundations=["A♥ 2♥"])
     assert "f1>t1" not in moves_of(p)
-    assert "never come back" in explain_illegal(p, Move.from_text("f1>t1"))
+    assert "never come back" in explain_illegal(p, move_from_text("f1>t1"))
     p2 = p._replace(variant=replace(KLONDIKE, foundation_to_tableau=True))
     assert "f1>t1" in moves_of(p2)
-    assert apply(p2, Move.from_text("f1>t1")).columns[0] == cards("3♠ 2♥")
+    assert apply(p2, move_from_text("f1>t1")).columns[0] == cards("3♠ 2♥")
 
 
 # --- illegal moves and errors --------------------------------------------------------------------
@@ -347,3 +348,21 @@ def test_variant_rejects_impossible_parameters():
 def test_unknown_variant_name_is_refused_clearly():
     with pytest.raises(ValueError, match="choose one of klondike, solijoy, italian"):
         Game("spider")
+
+
+@pytest.mark.parametrize("v", [KLONDIKE, SOLIJOY, ITALIAN], ids=lambda v: v.name)
+def test_the_move_table_holds_only_real_moves(v: Variant) -> None:
+    """rules(v).moves: every move a game of v could play, once; none from a column to itself, none of zero cards."""
+    from solitaire.moves import rules
+    table = rules(v).moves
+    n, f, ranks = len(v.columns), v.foundations, len(v.ranks)
+    assert len(table) == 3 + 3 * n + f * n + n * (n - 1) * ranks
+    assert all(m.count >= 1 and not (m.kind == "t>t" and m.source == m.target) for m in table.values())
+    assert all(table[tuple(m)] is m for m in table.values())
+
+
+def test_a_column_rule_names_a_concrete_move() -> None:
+    from dataclasses import replace
+    assert "(an 8 on a 9)" in KLONDIKE.column_rule() and "(an 8 on a 9)" in ITALIAN.column_rule()
+    upward = replace(ITALIAN, columns_follow_foundation_order=False)
+    assert "order 7 8 9 10 J Q K A (an 8 on a 7)" in upward.column_rule()

@@ -8,6 +8,7 @@ from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Observation, obser
 from solitaire.moves import legal_moves
 from solitaire.strategies import (OUTCOMES, GameRecord, GreedyStrategy, RandomStrategy, Strategy, get_strategy,
                                   play_game, strategy_hint)
+from solitaire.notation import move_from_text
 
 VARIANTS = [KLONDIKE, SOLIJOY, ITALIAN]
 
@@ -86,8 +87,8 @@ def test_the_runner_never_revisits_a_position():
 def test_greedy_plays_a_safe_foundation_move_first():
     p = make(KLONDIKE, ["A♠", "K♥ Q♣", "J♦"], hidden=[0, 0, 0], waste="9♦")
     moves = legal_moves(p)
-    assert Move.from_text("t1>f") in moves and Move.from_text("t3>t2") in moves
-    assert GreedyStrategy().choose(observe(p), moves) == Move.from_text("t1>f")
+    assert move_from_text("t1>f") in moves and move_from_text("t3>t2") in moves
+    assert GreedyStrategy().choose(observe(p), moves) == move_from_text("t1>f")
 
 
 def test_greedy_uncovers_face_down_cards_before_drawing():
@@ -98,7 +99,7 @@ def test_greedy_uncovers_face_down_cards_before_drawing():
 
 def test_greedy_resigns_rather_than_shuffle_builds():
     p = make(KLONDIKE, ["9♣ 8♥", "9♠"], hidden=[0, 0], stock="")
-    only = [Move.from_text("t1>t2")]
+    only = [move_from_text("t1>t2")]
     assert GreedyStrategy().choose(observe(p), only) is None
     assert GreedyStrategy(resign=False).choose(observe(p), only) == only[0]
 

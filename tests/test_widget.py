@@ -23,6 +23,7 @@ import solitaire
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move
 from solitaire.widget import GameWidget, play, safe_foundation_move
 from solitaire.widget.aids import HINT_COLOURS, hint_words
+from solitaire.notation import move_from_text
 
 SUITS = "♣♦♥♠"
 
@@ -555,11 +556,11 @@ def test_hint_without_strategies_says_so(monkeypatch):
 
 
 def test_hint_marks_the_suggested_move(monkeypatch):
-    fake = types.SimpleNamespace(strategy_hint=lambda game: (Move.from_text("t1>t7"), "build down"))
+    fake = types.SimpleNamespace(strategy_hint=lambda game: (move_from_text("t1>t7"), "build down"))
     monkeypatch.setitem(sys.modules, "solitaire.strategies", fake)
     w = play("klondike", seed=1)
     w.hint()
-    assert w.marked == Move.from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
+    assert w.marked == move_from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
     assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
     picture = w._repr_mimebundle_()[0]["image/svg+xml"]
     assert picture.count('stroke="#ff4fd8"') == 1 and picture.count('stroke="#4fd8ff"') == 1

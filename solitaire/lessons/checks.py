@@ -119,8 +119,23 @@ def call_student(fn: Callable, *args: Any) -> Any:
     except NotImplementedError:
         raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") from None
     except Exception as e:
-        shown = ", ".join(map(repr, args))
-        raise NotAnswered(f"calling it with ({shown}) raised {type(e).__name__}: {e}") from None
+        shown = "\n  and ".join(described(a) for a in args)
+        raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  with {shown}") from None
+
+
+def described(x: Any) -> str:
+    """A value as a message shows it: a position (or a game's) as its text diagram, never its long repr;
+    anything else as its repr, cut to a readable length.
+
+    >>> described(3), described("x" * 200)[:12]
+    ('3', "'xxxxxxxxxxx")
+    """
+    from ..render import text_diagram
+    if isinstance(x, Game):
+        x = x.position
+    if isinstance(x, Position):
+        return f"this {x.variant.name} position:\n{text_diagram(x)}"
+    return quote(x, 100)
 
 
 def no_return(fn: Callable, got: Any) -> Verdict | None:

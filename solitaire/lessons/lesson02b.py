@@ -18,7 +18,7 @@ from ..moves import DRAW, Move, apply, column_targets, foundation_wants, legal_m
 from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import NotAnswered, Verdict, call_student, exercise
+from .checks import NotAnswered, Verdict, call_student, described, exercise
 
 KLONDIKE_DRAW_3 = replace(KLONDIKE, name="Klondike draw 3", draw=3)
 POSITIONS_PER_VARIANT = 1000
@@ -47,12 +47,35 @@ def playout_positions(variant: Variant, wanted: str, n: int = POSITIONS_PER_VARI
 first_difference: Position | None = None  # the position a check last found wrong, to try the function on
 
 
-def _differ(p: Position, got: Any, want: Any, call: str) -> Verdict:
+_TRY_IT = "  (the position is solitaire.lessons.lesson02b.first_difference: try your function on it)"
+
+
+def _differ(p: Position, got: Any, want: Any, call: str, difference: str = "") -> Verdict:
     global first_difference
     first_difference = p
     return Verdict(False, f"on this {p.variant.name} position (one of the random playouts' positions):\n"
                           f"{text_diagram(p)}\n  {call} returned {got!r}\n  the kit's answer is {want!r}\n"
-                          "  (the position is solitaire.lessons.lesson02b.first_difference: try your function on it)")
+                          f"{difference}{_TRY_IT}")
+
+
+def _call(fn: Any, p: Position, *args: Any) -> Any:
+    """``call_student`` on a playout position; if it raises, the position is kept in ``first_difference``."""
+    global first_difference
+    try:
+        return call_student(fn, p, *args)
+    except NotAnswered as e:
+        if "raised" not in str(e):
+            raise
+        first_difference = p
+        raise NotAnswered(f"{e}\n{_TRY_IT}") from None
+
+
+def _missing_and_extra(got: list[Move], want: list[Move]) -> str:
+    """Which moves the kit lists and the student's answer does not, and the other way round, with every field."""
+    missing, extra = Counter(want) - Counter(got), Counter(got) - Counter(want)
+    said = [f"  missing: {', '.join(repr(m) for m in missing)}"] if missing else []
+    said += [f"  not legal here, or listed too often: {', '.join(repr(m) for m in extra.elements())}"] if extra else []
+    return "\n".join(said) + "\n" if said else ""
 
 
 def _as_moves(got: Any, call: str) -> list[Move]:
@@ -77,9 +100,10 @@ def _waste_moves(fn: Any) -> Verdict:
         for p in playout_positions(v, "waste"):
             targets, wants = column_targets(p, r), foundation_wants(p, r)
             want = kit(p, r, targets, wants)
-            got = _as_moves(call_student(fn, p, targets, wants), "waste_moves(p, targets, wants)")
+            got = _as_moves(_call(fn, p, targets, wants), "waste_moves(p, targets, wants)")
             if Counter(got) != Counter(want):
-                return _differ(p, [str(m) for m in got], [str(m) for m in want], "waste_moves(p, targets, wants)")
+                return _differ(p, [str(m) for m in got], [str(m) for m in want], "waste_moves(p, targets, wants)",
+                               _missing_and_extra(got, want))
             checked += 1
     return Verdict(True, f"waste_moves agrees with the kit on all {checked} positions ({POSITIONS_PER_VARIANT} "
                          "from random playouts of each of Klondike, SoliJoy and the Italian game).")
@@ -92,10 +116,10 @@ def _apply_draw(fn: Any) -> Verdict:
     for v in (KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3):
         for p in playout_positions(v, "stock"):
             want = apply(p, Move(DRAW))
-            got = call_student(fn, p)
+            got = _call(fn, p)
             if not isinstance(got, Position):
                 raise NotAnswered(f"draw(p) should return a Position (p._replace(...) makes one), got "
-                                  f"{type(got).__name__} {got!r}")
+                                  f"{type(got).__name__} {described(got)}")
             if got != want:
                 diff = [f for f in Position._fields if getattr(got, f) != getattr(want, f)]
                 return _differ(p, {f: _short(getattr(got, f)) for f in diff},

@@ -15,25 +15,23 @@ def _differences(answer: Any) -> Verdict:
                      hint="Compare the two variants field by field (the rules table of this lesson).")
 
 
-VERA_FRANCESE_RULES = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",),
-                       "columns_follow_foundation_order": False, "passes": 2}
-
-
 @exercise("03.vera_francese", "Build 'la vera francese' from ITALIAN with dataclasses.replace: foundations "
                               "A 7 8 9 10 J Q K, columns built down (K Q J ... 8 7) as in Klondike, only Kings on "
                               "empty columns, and two passes through the stock.")
 def _vera_francese(v: Any) -> Verdict:
     if not isinstance(v, Variant):
         raise NotAnswered(f"expected a Variant (made with dataclasses.replace), got {type(v).__name__} {v!r}")
+    wanted = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",),
+              "columns_follow_foundation_order": False, "passes": 2}  # computed here, not importable as an answer
     hints = {"ranks": "the foundations go A 7 8 9 10 J Q K (the Ace is low)",
              "empty_column_ranks": "only a King may start an empty column",
              "columns_follow_foundation_order": "the columns are built down, against the foundations, as in "
                                                 "Klondike: which field says which way columns go?",
              "passes": "the stock may be gone through twice"}
-    wrong = [f"{k} is not right yet ({hints[k]})" for k, w in VERA_FRANCESE_RULES.items() if getattr(v, k) != w]
+    wrong = [f"{k} is not right yet ({hints[k]})" for k, w in wanted.items() if getattr(v, k) != w]
     if wrong:
         return Verdict(False, "; ".join(wrong) + ".")
-    kept = {f.name for f in dataclasses.fields(Variant)} - set(VERA_FRANCESE_RULES) - {"name"}
+    kept = {f.name for f in dataclasses.fields(Variant)} - set(wanted) - {"name"}
     changed = sorted(k for k in kept if getattr(v, k) != getattr(ITALIAN, k))
     if changed:
         return Verdict(False, f"the four rules are right, but you also changed {', '.join(changed)} from ITALIAN.")

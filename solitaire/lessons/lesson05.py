@@ -102,7 +102,8 @@ class _FunctionStrategy:
 
     def choose(self, obs: Any, moves: Any) -> Any:
         move = self.fn(obs, moves)
-        return Move.from_text(move) if isinstance(move, str) else move
+        from ..notation import move_from_text
+        return move_from_text(move) if isinstance(move, str) else move
 
     def explain(self, obs: Any, move: Any) -> str:
         return f"{move}: your strategy chose it."

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..game import Game
 from ..moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, Pile, parse_pile)
+                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move)
+from ..notation import Pile, move_from_text, parse_pile
 from ..variants import Variant
 from .base import Selection, TableBase
 
@@ -46,7 +47,7 @@ def guarded(action: Callable[..., Any]) -> Callable[..., None]:
 
 
 def as_move(move: Move | str) -> Move:
-    return move if isinstance(move, Move) else Move.from_text(move)
+    return move if isinstance(move, Move) else move_from_text(move)
 
 
 def as_pile(pile: Pile | str) -> Pile:

@@ -22,7 +22,8 @@ import traitlets
 
 from ..cards import quote
 from ..game import Game
-from ..moves import Move, parse_pile
+from ..moves import Move
+from ..notation import parse_pile
 from ..render import svg, text_diagram
 from .aids import AidsMixin
 from .play import PlayMixin, Selection, guarded

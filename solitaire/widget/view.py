@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..endgame import WON, Outcome
-from ..moves import RECYCLE, Move, Pile
+from ..moves import RECYCLE, Move
+from ..notation import Pile
 from ..render import Highlight, highlights
 from ..variants import VARIANTS
 
