@@ -495,7 +495,7 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     from solitaire.experiments import wilson
     from solitaire.lessons import lesson08
     from solitaire.knowledge import count_layouts, game_knowledge
-    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, depth_first
+    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, canonical_state_key, depth_first
     from solitaire.endgame import safe_to_foundation
     from solitaire.strategies import GreedyStrategy
 
@@ -560,7 +560,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
             lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)), tuple(sorted(p.hidden))),
             lambda p: (p.stock, p.waste, p.foundations, p.columns, p.hidden),  # plain_key: order still counts
             lambda p: (p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))),  # forgets the stock
-            lambda p: [p.stock, p.waste, p.foundations, sorted(zip(p.columns, p.hidden))]], 42),  # unhashable
+            lambda p: [p.stock, p.waste, p.foundations, sorted(zip(p.columns, p.hidden))],  # unhashable
+            lambda p: canonical_state_key(p)], 42),  # a wrapper around the kit's key
         "08.layouts": (layouts, [math.factorial(21), math.factorial(44), 20, layouts // 20], "20!"),
         "08.chance_by_hand": ((share, *wilson(won, n)), [(share, share - half, share + half),  # the naive interval
                                                          (won, *wilson(won, n)), (share, 0.0, 1.0),

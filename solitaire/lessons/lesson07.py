@@ -68,6 +68,17 @@ def depth_first(start: Position, key: Callable[[Position], Any] = plain_key,
     return Outcome.UNWINNABLE, len(visited)
 
 
+def canonical_state_key(p: Position) -> tuple:
+    """A position's key with its columns as a set, each with its face-down count: positions whose columns
+    differ only in order (or whose recycle counts differ) count once (lesson 07b's canonical states).
+
+    >>> p = deal(MINI, 0)
+    >>> canonical_state_key(p) == canonical_state_key(p._replace(columns=p.columns[::-1], hidden=p.hidden[::-1]))
+    True
+    """
+    return p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))
+
+
 UNWINNABLE_MINI = 14  # a Mini Klondike deal that cannot be won (the check below proves it again)
 _WORKED: dict[tuple, tuple[str, int]] = {}  # searches a check has run once already (they take seconds)
 
@@ -75,13 +86,9 @@ _WORKED: dict[tuple, tuple[str, int]] = {}  # searches a check has run once alre
 def _kit(seed: int, as_a_set: bool = False) -> tuple[str, int]:
     """The kit's search of a Mini deal, run once per kernel by the check that needs it."""
     if (seed, as_a_set) not in _WORKED:
-        key = _columns_as_a_set if as_a_set else plain_key
+        key = canonical_state_key if as_a_set else plain_key
         _WORKED[seed, as_a_set] = depth_first(deal(MINI, seed), key, max_nodes=1_000_000)
     return _WORKED[seed, as_a_set]
-
-
-def _columns_as_a_set(p: Position) -> tuple:
-    return p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))
 
 
 def _shown(x: Any) -> str:
@@ -273,11 +280,15 @@ def _hashable_key(fn: Any, p: Position) -> Any:
 def _canonical(fn: Any) -> Verdict:
     """Compares, on positions of random play, when the student's key says "the same game" with when the
     columns taken as a set (each with its face-down count) say it."""
+    kit = calls_into(fn, (deal(MINI, 0),), [canonical_state_key])
+    if kit:
+        return Verdict(False, f"your canonical_key calls the kit's {kit}, so it is the kit's key, not yours: build "
+                              "it yourself from p.stock, p.waste, p.foundations, p.columns and p.hidden.")
     pairs = 0
     for p in _random_positions((MINI, KLONDIKE), 120, every=6):
         mine = _hashable_key(fn, p)
         for q, how in _twins_and_others(p):
-            same, said = _columns_as_a_set(p) == _columns_as_a_set(q), mine == _hashable_key(fn, q)
+            same, said = canonical_state_key(p) == canonical_state_key(q), mine == _hashable_key(fn, q)
             pairs += 1
             if same != said:
                 verdict = ("gives them different keys, but they are the same game" if same else
