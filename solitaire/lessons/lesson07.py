@@ -83,12 +83,11 @@ UNWINNABLE_MINI = 14  # a Mini Klondike deal that cannot be won (the check below
 _WORKED: dict[tuple, tuple[str, int]] = {}  # searches a check has run once already (they take seconds)
 
 
-def _kit(seed: int, as_a_set: bool = False) -> tuple[str, int]:
-    """The kit's search of a Mini deal, run once per kernel by the check that needs it."""
-    if (seed, as_a_set) not in _WORKED:
-        key = canonical_state_key if as_a_set else plain_key
-        _WORKED[seed, as_a_set] = depth_first(deal(MINI, seed), key, max_nodes=1_000_000)
-    return _WORKED[seed, as_a_set]
+def _remembered(name: tuple, work: Callable[[], Any]) -> Any:
+    """A slow result a check works out once per kernel (the kit's search of an exercise's deal)."""
+    if name not in _WORKED:
+        _WORKED[name] = work()
+    return _WORKED[name]
 
 
 def _shown(x: Any) -> str:
@@ -125,7 +124,7 @@ def _no_memory(fn: Any) -> str:
 
 def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
     """What is wrong with a student's answer ``got`` on Mini deal ``seed`` (searched with a budget of 100,000)."""
-    want_status, want_nodes = _kit(seed)
+    want_status, want_nodes = _remembered((seed, "plain"), lambda: depth_first(deal(MINI, seed)))
     if not _pair(got):
         return (f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned {_shown(got)}."
                 + _diagram_of(got))
@@ -169,18 +168,19 @@ def _dfs(fn: Any) -> Verdict:
         fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
         if fault:
             return Verdict(False, fault)
+    nodes = _WORKED[UNWINNABLE_MINI, "plain"][1]
     return Verdict(True, f"your search agrees with the kit's on Mini Klondike deals 0, 1, 2 and {UNWINNABLE_MINI} "
-                         f"(which it proves unwinnable after {_kit(UNWINNABLE_MINI)[1]} positions), and it keeps to "
-                         "its budget.")
+                         f"(which it proves unwinnable after {nodes} positions), and it keeps to its budget.")
 
 
 @exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
 def _reachable(answer: Any) -> Verdict:
-    status, n = _kit(81)
+    status, n = _remembered((81, "plain"), lambda: depth_first(deal(MINI, 81), max_nodes=1_000_000))
     if status != Outcome.UNWINNABLE:  # a deal that can be won would make the count depend on the search order
         raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
     x = as_number(answer)
-    if x is not None and x != n and x == _kit(81, as_a_set=True)[1]:
+    if x is not None and x != n and x == _remembered(
+            (81, "set"), lambda: depth_first(deal(MINI, 81), canonical_state_key, max_nodes=10**6))[1]:
         return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "
                               "positions as plain_key tells them apart.")
     verdict = number_verdict(answer, n, "the number of positions reachable from deal 81")
