@@ -331,6 +331,45 @@ def test_lesson_07_checks_refuse_a_wrapper_around_the_kits_answer(capsys: pytest
     assert feedback(capsys, "07.safe", _safe)[0] and feedback(capsys, "07.dfs", _dfs)[0]  # one's own passes
 
 
+@pytest.mark.parametrize("search", ["_dfs_without_visited_set", "_dfs_keyed_by_position"])
+def test_dfs_check_names_the_visited_set_when_that_is_the_fault(search: str, capsys: pytest.CaptureFixture) -> None:
+    """Both searches already take the newest position (stack.pop()); the old check told them to, since they ran
+    out of budget on a deal they should win. They never end on the unwinnable deal 14: the visited set is at fault."""
+    ok, out = feedback(capsys, "07.dfs", globals()[search])
+    assert not ok and "visited set" in out and "plain_key" in out
+    assert "stack.pop(0)" not in out and "stack.pop()" not in out
+    ok, out = feedback(capsys, "07.dfs", _breadth_first)  # a queue with a working visited set: the order is at fault
+    assert not ok and "stack.pop(0), which searches breadth-first" in out and "visited set" not in out
+
+
+def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.CaptureFixture) -> None:
+    """A check that talks about a position draws it (the text diagram, columns t1 t2 ...), never its repr."""
+    wrong = [("07.safe", lambda p, card: card.rank_name in ("A", "2")),
+             ("07.canonical", lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)))),
+             ("07.dfs", lambda start, max_nodes: start),
+             ("08.disagree", _played(Game("klondike", 3), ["draw"])),
+             ("08.layouts", 12345)]
+    for name, answer in wrong:
+        ok, out = feedback(capsys, name, answer)
+        assert not ok and "   t1   t2   t3" in out and "Position(" not in out, (name, out)
+
+
+def test_lesson_08_numbers_follow_the_one_rule(capsys: pytest.CaptureFixture) -> None:
+    """08.chance_by_hand once allowed 0.005 either way while 06.wilson judged the same formula otherwise: the
+    interval from a misremembered z = 1.95 passed. Now every number is judged by checks.agrees."""
+    from solitaire.experiments import wilson
+    from solitaire.lessons import lesson08
+
+    chance = Game(*lesson08.CHANCE_GAME).win_chance(samples=lesson08.CHANCE_SAMPLES, seed=0)
+    share, (low, high) = chance.won / chance.samples, wilson(chance.won, chance.samples)
+    assert feedback(capsys, "08.chance_by_hand", (share, round(low, 2), round(high, 2)))[0]  # as the lesson prints
+    assert feedback(capsys, "08.chance_by_hand", (share, round(low, 3), round(high, 3)))[0]
+    ok, out = feedback(capsys, "08.chance_by_hand", (share, round(low, 1), round(high, 1)))  # one digit: too coarse
+    assert not ok and "low end" in out
+    ok, out = feedback(capsys, "08.chance_by_hand", (share, low + 0.004, high))  # 0.005 used to let it through
+    assert not ok and "low end" in out and "too high" in out
+
+
 # --- every check: its right answer, plausible wrong answers, and nonsense ---------------------------------------
 # CASES = {"id": (right answer, [plausible wrong answers, as a student might give], nonsense)}. The right answers
 # are computed (by the kit, or by a student's solution written here), never typed in.
@@ -352,6 +391,71 @@ def _dfs(start, max_nodes=100_000, oldest_first=False):
                 visited.add(plain_key(q))
                 todo.append(q)
     return "unwinnable", len(visited)
+
+
+def _dfs_without_visited_set(start, max_nodes=100_000):
+    """A search that remembers nothing: it counts the positions it pushes, and goes round in circles."""
+    from solitaire.moves import apply, is_won
+
+    stack, nodes = [start], 1
+    while stack:
+        p = stack.pop()
+        if is_won(p):
+            return "won", nodes
+        for m in legal_moves(p):
+            if nodes >= max_nodes:
+                return "unknown", nodes
+            nodes += 1
+            stack.append(apply(p, m))
+    return "unwinnable", nodes
+
+
+def _dfs_keyed_by_position(start, max_nodes=100_000):
+    """A search whose visited set holds whole positions: each trip round the stock has a new recycle count."""
+    from solitaire.moves import apply, is_won
+
+    visited, stack = {start}, [start]
+    while stack:
+        p = stack.pop()
+        if is_won(p):
+            return "won", len(visited)
+        for q in (apply(p, m) for m in legal_moves(p)):
+            if q not in visited:
+                if len(visited) >= max_nodes:
+                    return "unknown", len(visited)
+                visited.add(q)
+                stack.append(q)
+    return "unwinnable", len(visited)
+
+
+def _canonical_key(p):
+    """Lesson 07b's solution: the position with its columns (each with its face-down count) as a set."""
+    return p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))
+
+
+def _disagreeing_game(seed: int) -> Game:
+    """Lesson 08b's solution: play greedy's hints until the expert (seed 0) and greedy choose differently."""
+    from solitaire.expert import ExpertStrategy
+    from solitaire.strategies import GreedyStrategy, strategy_hint
+
+    game = Game("klondike", seed)
+    while not game.is_over():
+        obs, moves = game.observation(), game.legal_moves()
+        if game.moves and len(moves) > 1 and \
+                ExpertStrategy(0).choose(obs, moves) != GreedyStrategy(resign=False).choose(obs, moves):
+            return game
+        game.play(strategy_hint(game, "greedy")[0])
+    raise AssertionError(f"the expert and greedy never disagree on deal {seed}")
+
+
+def _alone_counts() -> tuple[int, int]:
+    """Lesson 08b's solution: the deals the expert alone wins and greedy alone wins, lined up by seed."""
+    from solitaire.experiments import shipped
+
+    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed").outcome
+    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed").outcome
+    greedy = greedy[expert.index]
+    return int(((expert == "won") & (greedy != "won")).sum()), int(((greedy == "won") & (expert != "won")).sum())
 
 
 def _breadth_first(start, max_nodes=100_000):
@@ -401,7 +505,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
 
     from solitaire.experiments import wilson
     from solitaire.lessons import lesson08
-    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, _mini_search, depth_first
+    from solitaire.knowledge import count_layouts, game_knowledge
+    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, canonical_state_key, depth_first
     from solitaire.endgame import safe_to_foundation
     from solitaire.players import RandomStrategy
     from solitaire.strategies import GreedyStrategy
@@ -421,9 +526,15 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     draw3 = dataclasses.replace(KLONDIKE, draw=3)
     draw3_wins = _greedy_count(draw3, range(100))
     wald = 1.96 * math.sqrt(0.3 * 0.7 / 100)
-    won, n = lesson08.chance_by_hand_counts()
+    chance = Game(*lesson08.CHANCE_GAME).win_chance(samples=lesson08.CHANCE_SAMPLES, seed=0)
+    won, n = chance.won, chance.samples
     share = won / n
     half = 1.96 * math.sqrt(share * (1 - share) / n)
+    z195 = 1.95 * math.sqrt(share * (1 - share) / n + 1.95**2 / (4 * n * n)) / (1 + 1.95**2 / n)
+    centre195 = (share + 1.95**2 / (2 * n)) / (1 + 1.95**2 / n)
+    layouts_game = _played(Game(*lesson08.LAYOUTS_GAME), lesson08.LAYOUTS_MOVES)
+    layouts = count_layouts(game_knowledge(layouts_game))
+    alone = _alone_counts()
     return {
         "01.red_cards": (sum(c.is_red for c in shuffled_deck(SOLIJOY, 0)), [26, 104], "half of them"),
         "01.same_colour": (lambda a, b: a.is_red == b.is_red,
@@ -451,14 +562,25 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         "06.draw3_rate": (draw3_wins / 100, [draw3_wins, _greedy_count("klondike", range(100)) / 100], "half"),
         "06.deals_needed": (_smallest_deals_for_2_points(), [1000, 6000, 10**9], "many"),
         "07.dfs": (_dfs, [_dfs_without_budget, _breadth_first, lambda start, max_nodes: ("won", 1),
-                          lambda start, max_nodes: depth_first(start, max_nodes=max_nodes)], 42),
+                          lambda start, max_nodes: depth_first(start, max_nodes=max_nodes),
+                          _dfs_without_visited_set, _dfs_keyed_by_position], 42),
         "07.reachable": (_dfs(deal(MINI, 81), max_nodes=10**6)[1],
-                         [100_000, _mini_search(81, columns_as_a_set=True)[1],
+                         [100_000, depth_first(deal(MINI, 81), _canonical_key, max_nodes=10**6)[1],
                           _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6)[1]], "lots"),
         "07.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
+        "07.canonical": (_canonical_key, [
+            lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns))),  # forgets the face-down counts
+            lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)), tuple(sorted(p.hidden))),
+            lambda p: (p.stock, p.waste, p.foundations, p.columns, p.hidden),  # plain_key: order still counts
+            lambda p: (p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))),  # forgets the stock
+            lambda p: [p.stock, p.waste, p.foundations, sorted(zip(p.columns, p.hidden))],  # unhashable
+            lambda p: canonical_state_key(p)], 42),  # a wrapper around the kit's key
+        "08.layouts": (layouts, [math.factorial(21), math.factorial(44), 20, layouts // 20], "20!"),
         "08.chance_by_hand": ((share, *wilson(won, n)), [(share, share - half, share + half),  # the naive interval
-                                                         (won, *wilson(won, n)), (share, 0.0, 1.0)], "70%"),
-        "08.disagree": (Game("klondike", 1), [Game("klondike", 0), won_2], "a game"),
+                                                         (won, *wilson(won, n)), (share, 0.0, 1.0),
+                                                         (share, centre195 - z195, centre195 + z195)], "70%"),
+        "08.disagree": (_disagreeing_game(1), [Game("klondike", 1), Game("klondike", 0), won_2], "a game"),
+        "08.alone": (alone, [alone[::-1], (alone[0] - alone[1], 0), (alone[0] + 1, alone[1])], "more"),
     }
 
 

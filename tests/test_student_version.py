@@ -251,3 +251,53 @@ def test_a_student_copy_shows_no_kit_answer_before_the_check_says_right(stem: st
     texts = "".join(o.get("text", "") for o in outputs) + "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
     assert not [answer for answer in KIT_ANSWERS[stem] if answer in texts]
     assert "The kit's own version shows here once check(" in texts
+
+
+# --- lessons 07, 07b, 08 and 08b: a student copy shows none of the kit's answers ------------------------------
+
+SEARCH_LESSONS = ["07_search", "07b_solver_ideas", "08_uncertainty", "08b_playing_blind"]
+
+
+def _search_kit_answers(lesson: str) -> list[str]:
+    """Text that would give a lesson's answers away: the lines of the kit's own versions of its exercises
+    (what show_source prints once the check said right) and the expected numbers."""
+    import inspect
+    import math
+
+    from solitaire.endgame import safe_to_foundation
+    from solitaire.experiments import shipped, wilson
+    from solitaire.lessons import lesson07
+
+    functions = {"07_search": [lesson07.depth_first], "07b_solver_ideas": [lesson07.canonical_state_key,
+                                                                           safe_to_foundation],
+                 "08_uncertainty": [wilson], "08b_playing_blind": []}[lesson]
+    body = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()[1:]]
+    texts = [line for line in body if len(line) > 12 and not line.startswith(('"""', "#", ">>>"))]
+    if lesson == "08_uncertainty":
+        texts += [str(math.factorial(20)), f"{math.factorial(20):.3e}", f"{wilson(8, 10)[0]:.3f}"]
+    if lesson == "08b_playing_blind":
+        expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed").outcome
+        greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
+        alone = int(((expert == "won") & (greedy.outcome[expert.index] != "won")).sum())
+        texts += [f"alone wins {alone}", f"({alone}, "]
+    return texts
+
+
+@pytest.mark.parametrize("lesson", SEARCH_LESSONS)
+def test_a_student_copy_of_lessons_07_and_08_shows_no_answer(lesson: str, student_dir: Path) -> None:
+    """Run top to bottom, a student copy prints the kit's version of an exercise only as a promise ("shows here
+    once check(...) says right"), and none of its lines or expected numbers (lesson 07 once imported
+    depth_first before its exercise, and lesson07._mini_search(81) handed out 07.reachable's count)."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(student_dir / f"{lesson}.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    shown = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    shown += "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+    promised = sum("after=" in c.source for c in nb.cells if c.cell_type == "code" and "show_source" in c.source)
+    assert shown.count("(The kit's own version shows here once check(") == promised
+    answers = _search_kit_answers(lesson)
+    assert len(answers) >= 2 and [text for text in answers if text in shown] == []

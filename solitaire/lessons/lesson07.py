@@ -1,19 +1,21 @@
-"""Checks for the exercises of lesson 07 (search), registered with ``solitaire.lessons.check``."""
+"""Checks for the exercises of lessons 07 and 07b (search, and the solver's ideas), registered with
+``solitaire.lessons.check``, and the kit's own depth-first search that lesson 07b measures with.
+
+The expected answers are worked out inside the checks (the kit's search run on the exercise's deal), never
+kept under a name a student could import before trying.
+"""
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from ..endgame import Outcome
 from ..moves import apply, is_won, legal_moves, rules
+from ..render import text_diagram
 from ..state import Position, deal, observe
 from ..variants import ITALIAN, KLONDIKE, Variant
-from .checks import Verdict, exercise, as_number, call_student, calls_into, no_return, number_verdict
-
-
-# The kit's own answer to lesson 07's first exercise: the checks compare students' searches with it, and the
-# lesson measures the solver's ideas with it (so the lesson runs before a student's search does).
+from .checks import NotAnswered, Verdict, _short, as_number, call_student, calls_into, exercise, no_return, \
+    number_verdict
 
 MINI = Variant("Mini Klondike", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
                empty_column_ranks=("6",))
@@ -31,7 +33,11 @@ def plain_key(p: Position) -> tuple:
 
 
 def all_children(p: Position) -> list[Position]:
-    """Every position one legal move away."""
+    """Every position one legal move away.
+
+    >>> [len(all_children(deal(MINI, 0)))]
+    [4]
+    """
     return [apply(p, m) for m in legal_moves(p)]
 
 
@@ -62,74 +68,145 @@ def depth_first(start: Position, key: Callable[[Position], Any] = plain_key,
     return Outcome.UNWINNABLE, len(visited)
 
 
-@functools.lru_cache(maxsize=None)
-def _mini_search(seed: int, columns_as_a_set: bool = False) -> tuple[str, int]:
-    key = (lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden))))) if columns_as_a_set \
-        else plain_key
-    return depth_first(deal(MINI, seed), key, max_nodes=1_000_000)
+def canonical_state_key(p: Position) -> tuple:
+    """A position's key with its columns as a set, each with its face-down count: positions whose columns
+    differ only in order (or whose recycle counts differ) count once (lesson 07b's canonical states).
+
+    >>> p = deal(MINI, 0)
+    >>> canonical_state_key(p) == canonical_state_key(p._replace(columns=p.columns[::-1], hidden=p.hidden[::-1]))
+    True
+    """
+    return p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))
 
 
 UNWINNABLE_MINI = 14  # a Mini Klondike deal that cannot be won (the check below proves it again)
+_WORKED: dict[tuple, tuple[str, int]] = {}  # searches a check has run once already (they take seconds)
+
+
+def _remembered(name: tuple, work: Callable[[], Any]) -> Any:
+    """A slow result a check works out once per kernel (the kit's search of an exercise's deal)."""
+    if name not in _WORKED:
+        _WORKED[name] = work()
+    return _WORKED[name]
+
+
+def _shown(x: Any) -> str:
+    """A student's value for a message: a position as a diagram (below the sentence), anything else as a short
+    repr."""
+    if isinstance(x, Position):
+        return "a position (below), not a pair (status, nodes)"
+    if isinstance(x, tuple) and any(isinstance(y, Position) for y in x):
+        return "a tuple holding a position (give the number of positions seen instead)"
+    return _short(x)
+
+
+def _diagram_of(x: Any) -> str:
+    return "\n" + text_diagram(x) if isinstance(x, Position) else ""
+
+
+def _pair(got: Any) -> bool:
+    return isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], int)
+
+
+def _no_memory(fn: Any) -> str:
+    """Why a search that never ends on a small deal keeps seeing positions again: its visited set."""
+    uses_key = calls_into(fn, (deal(MINI, UNWINNABLE_MINI), 50), [plain_key])
+    cause = ("It calls plain_key, but is each child's plain_key(q) looked up in the visited set before it is "
+             "pushed, and added to it?" if uses_key else
+             "It never calls plain_key: does it keep a visited set at all? Keyed by the whole Position, a set "
+             "does not help either: the recycle count grows with each trip round the stock, so every trip "
+             "looks new.")
+    return (f"on Mini Klondike deal {UNWINNABLE_MINI}, which cannot be won and has fewer than 10,000 reachable "
+            "positions, your search used up its budget of 100,000 without finishing, so it sees the same "
+            f"positions again and again. {cause} Remember each position seen in a set of plain_key(p), and never "
+            "push a position whose key is in it.")
+
+
+def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
+    """What is wrong with a student's answer ``got`` on Mini deal ``seed`` (searched with a budget of 100,000)."""
+    want_status, want_nodes = _remembered((seed, "plain"), lambda: depth_first(deal(MINI, seed)))
+    if not _pair(got):
+        return (f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned {_shown(got)}."
+                + _diagram_of(got))
+    status, nodes = got
+    if status == Outcome.UNKNOWN and seed == UNWINNABLE_MINI:
+        return _no_memory(fn)
+    if status == Outcome.UNKNOWN and want_status == Outcome.WON:
+        return (f"on Mini Klondike deal {seed} your search ran out of its budget of 100,000 positions, but a "
+                f"depth-first search wins it after {want_nodes}: does it take the newest position off the stack "
+                "(stack.pop()), not the oldest (stack.pop(0), which searches breadth-first)?")
+    if status != want_status:
+        hint = ("is a won position put on the stack but never recognised? test is_won(p) for each position you "
+                "take off the stack" if want_status == Outcome.WON else
+                "a search may say 'won' only when it reached a won position")
+        return f"on Mini Klondike deal {seed} your search says {_short(status)}, but that is not right: {hint}."
+    if want_status == Outcome.UNWINNABLE and nodes != want_nodes:
+        way = "more" if nodes > want_nodes else "fewer"
+        return (f"on deal {seed}, which cannot be won, every correct search sees each reachable position exactly "
+                f"once, whatever order it tries moves in; yours counts {way} positions than that. Do you key the "
+                "visited set with plain_key, count the start position, and count each position when you first "
+                "see it?")
+    return None
 
 
 @exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key) that "
                     "returns (status, nodes): 'won', 'unwinnable' or 'unknown', and the positions it saw.")
 def _dfs(fn: Any) -> Verdict:
-    """Runs the student's search on four Mini deals beside the kit's, after checking that it is not a wrapper
-    around the kit's search (a call into ``depth_first`` while it runs is refused)."""
-    kit = calls_into(fn, (deal(MINI, 0), 50), [depth_first, _mini_search])
+    """Refuses a wrapper around the kit's search, tests the budget, then runs the student's search on the
+    unwinnable deal 14 first (a search without a working visited set never ends there: its budget runs out)
+    and on deals 0, 1 and 2, beside the kit's."""
+    kit = calls_into(fn, (deal(MINI, 0), 50), [depth_first])
     if kit:
         return Verdict(False, f"your dfs calls the kit's {kit}, so it is the kit's search, not yours: write the "
                               "loop yourself, with a list as the stack, a set of plain_key(p), legal_moves and apply.")
     got = call_student(fn, deal(MINI, UNWINNABLE_MINI), 500)  # first the budget, on a deal whose search always ends
-    if not (isinstance(got, tuple) and len(got) == 2 and got[0] == Outcome.UNKNOWN and isinstance(got[1], int)
-            and got[1] <= 600):
+    if not (_pair(got) and got[0] == Outcome.UNKNOWN and got[1] <= 600):
         return Verdict(False, f"with max_nodes=500 on Mini Klondike deal {UNWINNABLE_MINI} your search returned "
-                              f"{got!r}: it should stop when it has seen max_nodes positions and return ('unknown', nodes).")
-    for seed in (0, 1, 2, UNWINNABLE_MINI):
-        want_status, want_nodes = _mini_search(seed)
-        got = call_student(fn, deal(MINI, seed), 100_000)
-        if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], int)):
-            return Verdict(False, f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned "
-                                  f"{got!r}.")
-        status, nodes = got
-        if status == Outcome.UNKNOWN and want_status == Outcome.WON:
-            return Verdict(False, f"on Mini Klondike deal {seed} your search ran out of its budget of 100,000 "
-                                  f"positions, but a depth-first search wins it after {want_nodes}: does it take the "
-                                  "newest position off the stack (stack.pop()), not the oldest (stack.pop(0), which "
-                                  "searches breadth-first)?")
-        if status != want_status:
-            hint = ("is a won position put on the stack but never recognised? test is_won(p) for each position you "
-                    "take off the stack" if want_status == Outcome.WON else
-                    "a search may say 'won' only when it reached a won position")
-            return Verdict(False, f"on Mini Klondike deal {seed} your search says {status!r}, but that is not right: "
-                                  f"{hint}.")
-        if want_status == Outcome.UNWINNABLE and nodes != want_nodes:
-            way = "more" if nodes > want_nodes else "fewer"
-            return Verdict(False, f"on deal {seed}, which cannot be won, every correct search sees each reachable "
-                                  f"position exactly once, whatever order it tries moves in; yours counts {way} "
-                                  "positions than that. Do you key the visited set with plain_key, count the start "
-                                  "position, and count each position when you first see it?")
+                              f"{_shown(got)}: it should stop when it has seen max_nodes positions and return "
+                              "('unknown', nodes)." + _diagram_of(got))
+    for seed in (UNWINNABLE_MINI, 0, 1, 2):
+        fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
+        if fault:
+            return Verdict(False, fault)
+    nodes = _WORKED[UNWINNABLE_MINI, "plain"][1]
     return Verdict(True, f"your search agrees with the kit's on Mini Klondike deals 0, 1, 2 and {UNWINNABLE_MINI} "
-                         f"(which it proves unwinnable after {_mini_search(UNWINNABLE_MINI)[1]} positions), and it "
-                         "keeps to its budget.")
+                         f"(which it proves unwinnable after {nodes} positions), and it keeps to its budget.")
 
 
 @exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
 def _reachable(answer: Any) -> Verdict:
-    status, n = _mini_search(81)
+    status, n = _remembered((81, "plain"), lambda: depth_first(deal(MINI, 81), max_nodes=1_000_000))
     if status != Outcome.UNWINNABLE:  # a deal that can be won would make the count depend on the search order
         raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
-    if as_number(answer) not in (None, n) and as_number(answer) == _mini_search(81, columns_as_a_set=True)[1]:
+    x = as_number(answer)
+    if x is not None and x != n and x == _remembered(
+            (81, "set"), lambda: depth_first(deal(MINI, 81), canonical_state_key, max_nodes=10**6))[1]:
         return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "
                               "positions as plain_key tells them apart.")
     verdict = number_verdict(answer, n, "the number of positions reachable from deal 81")
-    if not verdict.ok and as_number(answer) is not None:
-        if as_number(answer) in (100_000, 100_001):
+    if not verdict.ok and x is not None:
+        if x in (100_000, 100_001):
             return Verdict(False, "your search stopped at its budget of 100,000 positions: give it more (max_nodes).")
         return Verdict(False, verdict.message + " Deal 81 cannot be won, so a correct search sees every reachable "
                                                 "position once: run your dfs with a large max_nodes.")
     return verdict
+
+
+def _random_positions(variants: tuple[Variant, ...], steps: int, every: int = 1) -> list[Position]:
+    """Positions of seeded random play (three deals of each variant), every ``every``-th move."""
+    from ..strategies import RandomStrategy
+    out = []
+    for v in variants:
+        for seed in range(3):
+            p, strategy = deal(v, seed), RandomStrategy(seed)
+            for step in range(steps):
+                moves = legal_moves(p)
+                if not moves:
+                    break
+                if step % every == 0:
+                    out.append(p)
+                p = apply(p, strategy.choose(observe(p), moves))
+    return out
 
 
 @exercise("07.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
@@ -138,32 +215,85 @@ def _safe(fn: Any) -> Verdict:
     """Compares the student's safe with the kit's on the top cards of random play, after checking that it is
     not a wrapper around the kit's (a call into ``safe_to_foundation`` while it runs is refused)."""
     from ..endgame import safe_foundation_moves, safe_to_foundation
-    from ..strategies import RandomStrategy
     p = deal(KLONDIKE, 0)
     kit = calls_into(fn, (p, p.columns[0][-1]), [safe_to_foundation, safe_foundation_moves])
     if kit:
         return Verdict(False, f"your safe calls the kit's {kit}, so it is the kit's answer, not yours: work it out "
                               "from rules(p.variant).children[card] and p.foundations.")
     tried = 0
-    for v in (MINI, KLONDIKE, ITALIAN):
-        for seed in range(3):
-            p, strategy = deal(v, seed), RandomStrategy(seed)
-            for step in range(300):
-                moves = legal_moves(p)
-                if not moves:
-                    break
-                tops = [col[-1] for col, h in zip(p.columns, p.hidden) if len(col) > h] + list(p.waste[-1:])
-                for card in tops:
-                    want, got = safe_to_foundation(p, card), call_student(fn, p, card)
-                    tried += 1
-                    if got is None:
-                        return no_return(fn, got)
-                    if got != want:
-                        blockers = [str(c) for c in rules(v).children[card]]
-                        why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
-                               "foundations" if want else
-                               f"{' or '.join(blockers)} could still need {card} in a column")
-                        return Verdict(False, f"safe(p, {card}) returned {got!r} in a {v.name} position, but {why}.")
-                p = apply(p, strategy.choose(observe(p), moves))
+    for p in _random_positions((MINI, KLONDIKE, ITALIAN), 300):
+        for card in [col[-1] for col, h in zip(p.columns, p.hidden) if len(col) > h] + list(p.waste[-1:]):
+            want, got = safe_to_foundation(p, card), call_student(fn, p, card)
+            tried += 1
+            if got is None:
+                return no_return(fn, got)
+            if got != want:
+                blockers = [str(c) for c in rules(p.variant).children[card]]
+                why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
+                       "foundations" if want else f"{' or '.join(blockers)} could still need {card} in a column")
+                return Verdict(False, f"safe(p, {card}) returned {_short(got)} in this {p.variant.name} position, "
+                                      f"but {why}:\n{text_diagram(p)}")
     return Verdict(True, f"safe agrees with the kit's safe_to_foundation on {tried} cards of {MINI.name}, Klondike "
                          "and Italian positions.")
+
+
+def _twins_and_others(p: Position) -> list[tuple[Position, str]]:
+    """Positions to compare with ``p``: its columns in another order, another recycle count, a column with one
+    face-down card fewer, two columns' face-down counts swapped, the stock reversed, and its children (a King
+    moved from a column of its own to an empty column is the same game)."""
+    cols, hidden = p.columns, p.hidden
+    out = [(p._replace(columns=cols[::-1], hidden=hidden[::-1]), "its columns in the opposite order"),
+           (p._replace(recycles=p.recycles + 1), "one more trip round the stock")]
+    down = [i for i, h in enumerate(hidden) if h]
+    if down:
+        i = down[-1]
+        out.append((p._replace(hidden=hidden[:i] + (hidden[i] - 1,) + hidden[i + 1:]), f"one more card of t{i + 1} "
+                                                                                        "face up"))
+    swap = next(((i, j) for i in range(len(cols)) for j in range(i) if hidden[i] != hidden[j]
+                 and hidden[i] < len(cols[j]) and hidden[j] < len(cols[i])), None)
+    if swap:
+        i, j = swap
+        changed = list(hidden)
+        changed[i], changed[j] = hidden[j], hidden[i]
+        out.append((p._replace(hidden=tuple(changed)), f"the face-down counts of t{j + 1} and t{i + 1} swapped"))
+    if len(p.stock) > 1:
+        out.append((p._replace(stock=p.stock[::-1]), "the stock in the opposite order"))
+    out += [(apply(p, m), f"the move {m}") for m in legal_moves(p)]
+    return out
+
+
+def _hashable_key(fn: Any, p: Position) -> Any:
+    key = call_student(fn, p)
+    if key is None:
+        raise NotAnswered(no_return(fn, key).message)
+    try:
+        hash(key)
+    except TypeError:
+        raise NotAnswered(f"canonical_key returned a {type(key).__name__}, which a set cannot hold: build the key "
+                          "from tuples (tuple(...), sorted(...) gives a list), not lists") from None
+    return key
+
+
+@exercise("07.canonical", "Write canonical_key(p): the same key for two positions whose columns differ only in "
+                          "order (each column with its face-down count) or in the recycle count, and different keys "
+                          "for positions that are different games.")
+def _canonical(fn: Any) -> Verdict:
+    """Compares, on positions of random play, when the student's key says "the same game" with when the
+    columns taken as a set (each with its face-down count) say it."""
+    kit = calls_into(fn, (deal(MINI, 0),), [canonical_state_key])
+    if kit:
+        return Verdict(False, f"your canonical_key calls the kit's {kit}, so it is the kit's key, not yours: build "
+                              "it yourself from p.stock, p.waste, p.foundations, p.columns and p.hidden.")
+    pairs = 0
+    for p in _random_positions((MINI, KLONDIKE), 120, every=6):
+        mine = _hashable_key(fn, p)
+        for q, how in _twins_and_others(p):
+            same, said = canonical_state_key(p) == canonical_state_key(q), mine == _hashable_key(fn, q)
+            pairs += 1
+            if same != said:
+                verdict = ("gives them different keys, but they are the same game" if same else
+                           "gives them the same key, but they are different games")
+                return Verdict(False, f"these two {p.variant.name} positions differ by {how}; your canonical_key "
+                                      f"{verdict}:\n{text_diagram(p)}\n\n{text_diagram(q)}")
+    return Verdict(True, f"your key tells the same game from a different one as the columns taken as a set do, "
+                         f"on {pairs} pairs of Mini Klondike and Klondike positions.")
