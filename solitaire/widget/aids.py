@@ -25,7 +25,7 @@ SOLUTION_SECONDS = 5.0  # solver time for the Solution button
 HINT_COLOURS = {"source": ("pink", SOURCE_MARK), "target": ("cyan", TARGET_MARK)}  # as the saved picture draws them
 # What each aid knows, said with its answer: the two can disagree (a position proved lost that "could be won").
 SOLUTION_KNOWS = "Solution knows the face-down cards, so it speaks of this very deal."
-WIN_CHANCE_KNOWS = "Win chance knows only what you see, so it speaks of every way the face-down cards could lie."
+WIN_CHANCE_KNOWS = "Win chance knows only what you see, not the face-down cards."
 # The front-end actions a table made with aids=False leaves out (Position text too: it shows the face-down cards).
 OFF_WITHOUT_AIDS = ("auto_finish", "solution", "win_chance", "position_text")
 
