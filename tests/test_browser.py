@@ -70,14 +70,14 @@ def faces(pile) -> list[str]:
     return [c.get_attribute("data-card") for c in pile.locator(".sol-face").all()]
 
 
+# Where things are laid out in their column (offsets, so a card still gliding to its place does not count)
 COVERED = """root => [...root.querySelectorAll('.sol-columns .sol-pile')].flatMap(pile => {
     const cards = [...pile.querySelectorAll('.sol-face')];
     return cards.slice(0, -1).map((card, i) => {
         const corner = card.querySelector('.sol-tl');
-        const [rank, suit] = [corner.querySelector('.sol-rank'), corner.querySelector('.sol-suit')];
-        const bottom = Math.max(rank.getBoundingClientRect().bottom, suit.getBoundingClientRect().bottom);
-        const next = cards[i + 1].getBoundingClientRect().top;
-        return {card: card.dataset.card, corner: corner.textContent, bottom, next};
+        const spans = [corner.querySelector('.sol-rank'), corner.querySelector('.sol-suit')];
+        const bottom = card.offsetTop + corner.offsetTop + Math.max(...spans.map(s => s.offsetTop + s.offsetHeight));
+        return {card: card.dataset.card, corner: corner.textContent, bottom, next: cards[i + 1].offsetTop};
     });
 })"""
 
