@@ -44,7 +44,7 @@ def text_diagram(position: Position) -> str:
 # --- SVG -----------------------------------------------------------------------------------------
 CARD_W, CARD_H = 50, 70
 GAP, MARGIN, LABEL = 8, 10, 14
-DOWN_STEP, UP_STEP, FAN_STEP = 9, 21, 28
+DOWN_STEP, UP_STEP, FAN_STEP = 9, 21, 36  # FAN_STEP: a covered waste card shows its whole corner, "10♦" too
 MAX_COLUMN_HEIGHT = 420  # long columns squeeze their fan to stay within this height
 MIN_UP_STEP = 17.0  # ... but a covered card keeps its corner (rank and suit, 14 px text on a baseline 15 px down)
 FELT, FELT_EDGE = "#1f6b45", "#0f3d26"

@@ -89,7 +89,7 @@ function slot(text, label) {
 
 // --- sizes: cards follow the width of the output cell ------------------------------------------
 function cardWidth(state, available) {
-  const draw = state.variant.draw > 1 ? 0.35 * (state.variant.draw - 1) : 0;
+  const draw = state.variant.draw > 1 ? 0.58 * (state.variant.draw - 1) : 0; // the waste fan, as in draw()
   const top = 2 + draw + state.foundations.length + 0.4;
   const slots = Math.max(state.columns.length, top);
   const width = Math.floor((available - 20) / (slots * 1.14));
@@ -183,7 +183,7 @@ class Felt {
     this.ensureLayout(state);
     const { cw, ch } = this.sizes(state);
     const shown = state.waste.shown;
-    const fan = Math.round(0.35 * cw);
+    const fan = Math.round(0.58 * cw); // a covered waste card shows its whole corner, "10♦" too
     let tallest = ch;
     for (const pile of state.piles) {
       if (pile.kind === "stock") {
