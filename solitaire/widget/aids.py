@@ -4,6 +4,9 @@ Auto-finish idea: the plan (the solver's winning line, or else safe foundation m
 is kept on the widget; the front end asks for one step at a time, so each move is drawn (and animated)
 before the next, and any other action, or the Stop button, ends the plan. From code, ``auto_finish()``
 plays the whole plan at once.
+
+A table made with ``aids=False`` refuses Auto-finish, Solution and Win chance (``@aid``) and its front end
+leaves their buttons out (``OFF_WITHOUT_AIDS``), for a challenge played by hand.
 """
 from __future__ import annotations
 
@@ -81,7 +84,8 @@ class AidsMixin(TableBase):
 
     # --- Auto-finish ----------------------------------------------------------------------------
     def _auto_plan(self) -> tuple[Iterator[Move], str]:
-        """The moves Auto-finish will play (an iterator), and why (None: the solver's winning line)."""
+        """The moves Auto-finish will play (an iterator), and why they are not the solver's winning line
+        ('' when they are)."""
         line, why = solver_line(self.game)
         if line:
             return iter(line), ""
