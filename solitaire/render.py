@@ -44,8 +44,9 @@ def text_diagram(position: Position) -> str:
 # --- SVG -----------------------------------------------------------------------------------------
 CARD_W, CARD_H = 50, 70
 GAP, MARGIN, LABEL = 8, 10, 14
-DOWN_STEP, UP_STEP, FAN_STEP = 9, 21, 28
+DOWN_STEP, UP_STEP, FAN_STEP = 9, 21, 36  # FAN_STEP: a covered waste card shows its whole corner, "10♦" too
 MAX_COLUMN_HEIGHT = 420  # long columns squeeze their fan to stay within this height
+MIN_UP_STEP = 17.0  # ... but a covered card keeps its corner (rank and suit, 14 px text on a baseline 15 px down)
 FELT, FELT_EDGE = "#1f6b45", "#0f3d26"
 RED, BLACK = "#c0162c", "#111111"
 BACK, BACK_EDGE = "#1d4f91", "#0b2748"
@@ -180,12 +181,17 @@ def _layout(p: Position) -> tuple[int, int, list[float], float, float, float]:
 
 
 def _steps(column: tuple, hidden: int) -> tuple[float, float]:
-    """Vertical offsets for face-down and face-up cards, squeezed when a column is very long."""
+    """Vertical offsets for face-down and face-up cards, squeezed when a column is very long, but never below
+    ``MIN_UP_STEP``: a covered card always shows its whole rank and suit.
+
+    >>> _steps(tuple(range(5)), 2), _steps(tuple(range(40)), 0)
+    ((9, 21), (9, 17.0))
+    """
     down, up = DOWN_STEP, UP_STEP
     n_up = max(len(column) - hidden - 1, 0)
     n_down = min(hidden, len(column))
     if n_down * down + n_up * up + CARD_H > MAX_COLUMN_HEIGHT and n_up:
-        up = max(12.0, (MAX_COLUMN_HEIGHT - CARD_H - n_down * down) / n_up)
+        up = max(MIN_UP_STEP, (MAX_COLUMN_HEIGHT - CARD_H - n_down * down) / n_up)
     return down, up
 
 

@@ -1,6 +1,7 @@
-"""Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab and Notebook 7
-run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status line
-while the kernel is busy; the hint's colours in each theme.
+"""Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab (at 1366×768) and
+Notebook 7 run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status
+line while the kernel is busy; the hint's colours in each theme. On the way: every covered card shows its rank
+and whole suit, a click on a card just turned up is no double-click, and the challenge table has no aids.
 
 Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
 """
@@ -69,6 +70,27 @@ def faces(pile) -> list[str]:
     return [c.get_attribute("data-card") for c in pile.locator(".sol-face").all()]
 
 
+# Where things are laid out in their column (offsets, so a card still gliding to its place does not count)
+COVERED = """root => [...root.querySelectorAll('.sol-columns .sol-pile')].flatMap(pile => {
+    const cards = [...pile.querySelectorAll('.sol-face')];
+    return cards.slice(0, -1).map((card, i) => {
+        const corner = card.querySelector('.sol-tl');
+        const spans = [corner.querySelector('.sol-rank'), corner.querySelector('.sol-suit')];
+        const bottom = card.offsetTop + corner.offsetTop + Math.max(...spans.map(s => s.offsetTop + s.offsetHeight));
+        return {card: card.dataset.card, corner: corner.textContent, bottom, next: cards[i + 1].offsetTop};
+    });
+})"""
+
+
+def covered_cards_show_rank_and_suit(table) -> None:
+    """Every face-up card covered by the next one in a fanned column shows its whole corner, rank and suit
+    (K♦ told from K♥): the corner reads as the card, and ends above the card that covers it."""
+    covered = table.evaluate(COVERED)
+    assert covered, "no covered face-up card on this table"
+    for c in covered:
+        assert c["corner"] == c["card"] and c["bottom"] <= c["next"] + 0.5, c
+
+
 # --- Voilà -------------------------------------------------------------------------------------------
 def test_play_klondike_in_voila(tmp_path, browser, shots):
     with servers.voila(NOTEBOOK, tmp_path) as url:
@@ -92,6 +114,7 @@ def test_play_klondike_in_voila(tmp_path, browser, shots):
         expect()(table.locator(".sol-move-list")).to_contain_text("t1>t7")
         expect()(table.locator(".sol-t7 .sol-card")).to_have_count(8)
         expect()(table.locator(".sol-t1 .sol-card")).to_have_count(0)  # nothing ghostly on the empty column
+        covered_cards_show_rank_and_suit(table)  # 8♠ under 7♦
 
         # pick up the build 8♠ 7♦ by its visible strip, then try the empty t1: only a King may go there
         table.locator(".sol-t7 .sol-face").first.click(position={"x": 20, "y": 6})
@@ -131,9 +154,9 @@ def run_all(page) -> float:
     return seconds
 
 
-def open_notebook(browser, url: str):
+def open_notebook(browser, url: str, viewport: tuple[int, int] = (1280, 1000)):
     """A page with the notebook at ``url`` open (JupyterLab's .../lab/tree/..., Notebook 7's .../notebooks/...)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     page.goto(url, timeout=120_000)
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
     return page
@@ -142,7 +165,7 @@ def open_notebook(browser, url: str):
 def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
     root = lab_root(tmp_path)
     with servers.jupyter_lab(root) as (url, token):
-        page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}")
+        page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}", viewport=(1366, 768))
         seconds = run_all(page)
         print(f"Run All of lesson 04 in JupyterLab: {seconds:.1f} s")
         code_cells = page.locator(".jp-CodeCell").count()
@@ -150,7 +173,8 @@ def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
         expect()(tables).to_have_count(5, timeout=30_000)  # one per table cell, nothing left from the saved file
         assert code_cells >= 10
         play_klondike(page, tables.nth(0), shots)
-        auto_finish_the_challenge(page, tables.nth(4), shots)
+        the_challenge_has_no_aids(page, tables.nth(4), shots)
+        auto_finish(page, tables.nth(3), shots)
 
 
 def test_saved_lesson_04_in_jupyterlab_shows_pictures(tmp_path, browser, shots):
@@ -318,6 +342,7 @@ def play_klondike(page, table, shots) -> None:
     drag(page, table.locator(".sol-t1 .sol-face").last, table.locator(".sol-t7 .sol-face").last)  # 7♦ onto 8♠
     expect()(moves).to_have_text("Moves: 1", timeout=10_000)
     assert faces(table.locator(".sol-t7"))[-2:] == ["8♠", "7♦"] and faces(table.locator(".sol-t1")) == []
+    covered_cards_show_rank_and_suit(table)
     table.locator(".sol-stock").click()  # draw Q♣
     expect()(moves).to_have_text("Moves: 2", timeout=10_000)
     table.locator(".sol-waste .sol-face").last.click()  # click Q♣, then click K♥ on t5
@@ -337,6 +362,7 @@ def play_klondike(page, table, shots) -> None:
         page.keyboard.press(key)
     expect()(moves).to_have_text("Moves: 4", timeout=10_000)
     assert faces(table.locator(".sol-t1")) == ["K♥", "Q♣"]
+    covered_cards_show_rank_and_suit(table)  # K♥ under Q♣, 8♠ under 7♦
     expect()(table.locator(".sol-t1")).to_be_focused()
     expect()(table.locator(".sol-t1")).to_have_attribute("aria-label", "column 1: queen of clubs on king of hearts")
     ring = table.locator(".sol-t1").evaluate("e => [getComputedStyle(e).outlineStyle, getComputedStyle(e).outlineWidth]")
@@ -360,13 +386,34 @@ def play_klondike(page, table, shots) -> None:
     expect()(table.locator(".sol-t1 .sol-slot")).to_have_count(1)
     shot(page, shots / "lab_04_double_click.png")
 
+    # a quick double-click on a face-down card: the first click turns it up (3♦), the second only selects it,
+    # never a double-click that would try to send 3♦ home and be refused
+    table.locator(".sol-t2 .sol-face").last.dblclick()  # A♥ home: a real double-click
+    expect()(moves).to_have_text("Moves: 2", timeout=10_000)
+    table.locator(".sol-t2 .sol-back").last.dblclick()
+    expect()(status).to_contain_text("Selected 3♦ from t2", timeout=10_000)
+    expect()(moves).to_have_text("Moves: 3")
+    assert faces(table.locator(".sol-t2")) == ["3♦"] and table.locator(".sol-move-list li").last.text_content() == "flip t2"
+    shot(page, shots / "lab_05_double_click_after_a_flip.png")
 
-def auto_finish_the_challenge(page, table, shots) -> None:
-    """After Run All the challenge table is still as dealt (the teacher's solution plays on Games of its own);
-    Auto-finish then plays the solver's line on it one move at a time, and can be stopped and resumed."""
+
+def the_challenge_has_no_aids(page, table, shots) -> None:
+    """After Run All the challenge table is still as dealt (the teacher's solution plays on Games of its own),
+    and it has no Solution, Auto-finish, Win chance or Position text (aids=False); Hint stays."""
+    table.scroll_into_view_if_needed()
+    expect()(table.locator(".sol-moves-title")).to_have_text(re.compile(r"^Moves: 0\b"))
+    for aid in ("solution", "auto-finish", "win-chance", "position-text"):
+        expect()(table.locator(f".sol-{aid}")).to_be_hidden()
+    expect()(table.locator(".sol-hint")).to_be_visible()
+    shot(page, shots / "lab_06_challenge_without_aids.png")
+
+
+def auto_finish(page, table, shots) -> None:
+    """Auto-finish plays the solver's line one move at a time on a table with aids, and can be stopped and
+    resumed."""
     table.scroll_into_view_if_needed()
     moves, banner = table.locator(".sol-moves-title"), table.locator(".sol-banner")
-    expect()(moves).to_have_text(re.compile(r"^Moves: 0\b"))
+    expect()(moves).to_have_text(re.compile(r"^Moves: 2\b"))
     expect()(banner).to_be_hidden()
     table.locator(".sol-auto-finish").click()
     expect()(table.locator(".sol-auto-finish")).to_have_text("Stop", timeout=10_000)
@@ -378,7 +425,7 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     assert moves.text_content() == stopped and not banner.is_visible()
     table.locator(".sol-auto-finish").click()
     seen = set()
-    deadline = time.monotonic() + 180  # the whole deal: about 270 moves at one every 170 ms
+    deadline = time.monotonic() + 180  # the whole deal: about 250 moves at one every 170 ms
     while time.monotonic() < deadline and not banner.is_visible():
         seen.add(moves.text_content())
         time.sleep(0.03)
@@ -386,7 +433,7 @@ def auto_finish_the_challenge(page, table, shots) -> None:
     assert len(seen) >= 3, f"Auto-finish should be seen move by move, saw only {seen}"
     expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
     assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
-    shot(page, shots / "lab_05_auto_finished.png")
+    shot(page, shots / "lab_07_auto_finished.png")
 
 
 # --- the hint's colours as drawn (issue 23) --------------------------------------------------------------

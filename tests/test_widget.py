@@ -22,7 +22,7 @@ from helpers import cards, make
 import solitaire
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move
 from solitaire.widget import GameWidget, play, safe_foundation_move
-from solitaire.widget.aids import HINT_COLOURS, hint_words
+from solitaire.widget.aids import HINT_COLOURS, OFF_WITHOUT_AIDS, SOLUTION_KNOWS, WIN_CHANCE_KNOWS, hint_words
 from solitaire.notation import move_from_text
 
 SUITS = "♣♦♥♠"
@@ -443,11 +443,13 @@ def test_auto_finish_plays_safe_foundation_moves_without_the_solver(monkeypatch)
     w = widget_at(p)
     assert str(safe_foundation_move(w.game)) == "t2>f"  # 2♥: both black aces are up, nothing needs it
     w.auto_finish()
-    assert "3 move(s)" in w.message and "solver is not available" in w.message
+    assert w.message == ("Auto-finish sent 3 cards home that no other card could need (t2>f t3>f t2>f), "
+                         "since the solver is not available here.")
     assert sorted(str(m) for m in w.game.moves) == ["t2>f", "t2>f", "t3>f"]
     assert column_view(w, 0) == ["K♠", "Q♥"]  # Q♥ waits: a black Jack could still want it
     w.auto_finish()
-    assert "no safe foundation move" in w.message and len(w.game.moves) == 3
+    assert w.message == ("Auto-finish has nothing to play: the solver is not available here, "
+                         "and no card can go home safely.") and len(w.game.moves) == 3
 
 
 def test_auto_finish_collects_an_open_table_without_the_solver(monkeypatch):
@@ -672,7 +674,8 @@ def test_win_chance_says_the_estimate_in_words(monkeypatch):
     sent = count_messages(w)
     send(w, action="win_chance")
     assert asked == [(20, 0)] and len(sent) == 2  # "Estimating ..." first, then the answer
-    assert w.message == "Win chance from here: about 35% (likely between 20% and 55%), from 20 samples."
+    assert w.message == ("Win chance from here: about 35% (likely between 20% and 55%), from 20 samples. "
+                         + WIN_CHANCE_KNOWS)
     assert w.game.moves == []
 
 
@@ -684,7 +687,8 @@ def test_win_chance_uses_the_results_own_words(monkeypatch):
     w = play("klondike", seed=1)
     monkeypatch.setattr(w.game, "win_chance", lambda: Chance(), raising=False)
     w.win_chance()
-    assert w.message == "Win chance from here: about 40%: the solver wins 8 of 20 ways the hidden cards could lie."
+    assert w.message == ("Win chance from here: about 40%: the solver wins 8 of 20 ways the hidden cards could lie. "
+                         + WIN_CHANCE_KNOWS)
 
 
 def test_win_chance_without_the_method_says_it_is_not_available(monkeypatch):
@@ -750,7 +754,7 @@ def test_each_state_names_the_request_it_answers_and_whose_answer_its_message_is
     # Position text answers with its panel: the status line keeps the win chance, and says whose answer it is
     assert [s["message_for"]["id"] for s in states] == ["v1:1", "v1:1", "v1:1"]
     assert states[0]["message"] == "Estimating the win chance ..."
-    assert states[1]["message"] == states[2]["message"] == "Win chance from here: about 25%."
+    assert states[1]["message"] == states[2]["message"] == f"Win chance from here: about 25%. {WIN_CHANCE_KNOWS}"
     assert states[2]["text"] == w.game.to_text()
     w.click_stock()  # from code: no request is answered, and the message is nobody's request
     assert w.state["request"] is None and w.state["message_for"] is None and w.message.startswith("draw:")
@@ -816,7 +820,8 @@ def test_actions_from_two_threads_take_turns(monkeypatch):
     states = [m["state"]["state"] for m in sent]
     assert [(s["request"]["id"], s["busy"], s["message_for"]["id"]) for s in states] == [
         ("v1:1", True, "v1:1"), ("v1:1", False, "v1:1"), ("v1:2", False, "v1:1")]
-    assert states[1]["message"] == "Win chance from here: about 50%." and states[2]["text"] == w.game.to_text()
+    assert states[1]["message"] == f"Win chance from here: about 50%. {WIN_CHANCE_KNOWS}"
+    assert states[2]["text"] == w.game.to_text()
 
 
 # --- the hint's colours are the ones its sentence names (issue 23) ---------------------------------------
@@ -868,3 +873,71 @@ def test_a_real_hint_says_the_colours_of_its_marks():
     roles = {role for _, role in w.state["marks"].values()}
     assert roles == {"source", "target"} and w.message.endswith(hint_words())
     assert "blue" not in w.message
+
+
+# --- what each aid knows, in plain sentences; a table without aids (issue 30) ---------------------------
+LOST_DEAL = 21  # Klondike deal 21: the solver proves it lost at once, yet most layouts a player could imagine win
+
+
+def test_in_a_lost_position_solution_and_win_chance_each_say_what_they_know():
+    """Solution says the deal is lost and Win chance says a win is likely: each says what it looks at."""
+    pytest.importorskip("solitaire.solver")
+    w = play("klondike", seed=LOST_DEAL)
+    w.show_solution()
+    assert w.message == f"No solution: the solver proved that this position cannot be won. {SOLUTION_KNOWS}"
+    assert not w.replay and w.state["kind"] == "error"
+    if not hasattr(Game, "win_chance"):
+        pytest.skip("Game.win_chance is not in this version of the kit yet")
+    w.win_chance()
+    share = int(re.match(r"Win chance from here: about (\d+)%", w.message)[1])
+    assert share >= 50 and w.message.endswith(f". {WIN_CHANCE_KNOWS}"), w.message  # likely, yet proved lost
+    assert "face-down cards" in SOLUTION_KNOWS and "only what you see" in WIN_CHANCE_KNOWS
+    assert all(s.count(". ") == 0 and s.endswith(".") for s in (SOLUTION_KNOWS, WIN_CHANCE_KNOWS))  # one sentence
+    assert w.game.moves == []
+
+
+def test_auto_finish_in_a_lost_position_says_one_plain_sentence():
+    pytest.importorskip("solitaire.solver")
+    w = play("klondike", seed=LOST_DEAL)
+    for action in (w.auto_finish, lambda: send(w, action="auto_finish")):
+        action()
+        assert w.message == ("Auto-finish has nothing to play: the solver proved that this position cannot be won, "
+                             "and no card can go home safely."), w.message
+        assert w.game.moves == [] and not w.state["auto"]
+
+
+def test_auto_finish_says_it_played_the_solvers_line():
+    w = widget_at(make(KLONDIKE, ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"], stock="", hidden=[0] * 7,
+                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
+    w.auto_finish()
+    assert w.game.is_won() and re.fullmatch(
+        r"Auto-finish played the solver's winning line, 12 moves: (t\d>f ){11}t\d>f\.", w.message), w.message
+
+
+def test_a_table_without_aids_has_no_aid_buttons_and_refuses_them():
+    w = play("klondike", seed=1, aids=False)
+    assert w.state["off"] == list(OFF_WITHOUT_AIDS) == ["auto_finish", "solution", "win_chance", "position_text"]
+    assert "no Solution, Auto-finish or Win chance" in w.message
+    assert play("klondike", seed=1).state["off"] == []  # a table has every aid unless told otherwise
+    for action in OFF_WITHOUT_AIDS:
+        send(w, action=action, request="v1:1")
+        name = {"auto_finish": "Auto-finish", "solution": "Solution", "win_chance": "Win chance",
+                "position_text": "Position text"}[action]
+        assert w.message.startswith(f"{name} is switched off on this table (it was made with aids=False)"), action
+        assert w.state["kind"] == "error" and w.state["message_for"]["action"] == action
+    for method in (w.auto_finish, w.start_auto_finish, w.show_solution, w.win_chance, w.show_position_text):
+        w.deselect()
+        method()
+        assert "switched off" in w.message, method.__name__
+    assert w.game.moves == [] and not w.replay and not w.state["auto"] and w.state["text"] is None
+    w.hint()  # a hint sees only what a player sees: it stays
+    assert w.message.startswith("Hint: ")
+    send(w, action="new_game", seed=4)  # a new deal keeps the table as it was made
+    assert w.game.seed == 4 and w.state["off"] == list(OFF_WITHOUT_AIDS)
+    w.show_solution()
+    assert "switched off" in w.message and not w.replay
+
+
+def test_aids_must_be_true_or_false():
+    with pytest.raises(ValueError, match=r"^aids must be True or False, not 'no': aids=False leaves out"):
+        play("klondike", seed=1, aids="no")

@@ -26,14 +26,17 @@ def _pysol_start() -> Position:
     return Game.from_pysol(PYSOL_LAYOUT).start
 
 
-@exercise("04.four_aces", "Starting from the PySol deal, play moves until all four Aces are on foundations.")
-def _four_aces(game: Any) -> Verdict:
+@exercise("04.two_aces", "Starting from the PySol deal, play moves until two Aces are on foundations.")
+def _two_aces(game: Any) -> Verdict:
     replay = replay_game(game, "after your moves", _pysol_start(), f"PySolFC deal {PYSOL_DEAL} (Game.from_pysol(LAYOUT))")
     aces = sum(1 for f in replay.position.foundations if f and f[0].rank_name == replay.variant.ranks[0])
-    if aces == replay.variant.foundations:
-        return Verdict(True, f"all {aces} Aces are home, and every move you played replays legally from the deal.")
-    return Verdict(False, f"your {len(replay.moves)} moves are legal, and {aces} of the 4 Aces are on foundations: "
-                          "the others are under face-down cards, so dig out the columns that hide them.")
+    moves = f"{len(replay.moves)} move{'s' * (len(replay.moves) != 1)}"
+    if aces >= 2:
+        return Verdict(True, f"{aces} Aces are home after your {moves}, and every one of them replays legally "
+                             "from the deal.")
+    return Verdict(False, f"your {moves} are legal, and {aces} of the 2 Aces asked for "
+                          f"{'is' if aces == 1 else 'are'} on foundations: A♦ and A♣ lie face down in column 4, "
+                          "under J♣ and 3♥, so find those two cards a place.")
 
 
 @exercise("04.win", "Win the PySol deal: pass the Game after your winning moves.")

@@ -19,7 +19,12 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, **options) -> G
     """Show a game as a card table: a new deal, ``solitaire.play("klondike", seed=1)``, or a game already
     made, ``solitaire.play(Game.from_pysol(layout))`` (the table plays on that very Game; ``seed`` is then unused).
 
-    ``options`` go to the table: ``theme="dark"`` (or "light", "auto"), ``four_colour=True``.
+    ``options`` go to the table: ``theme="dark"`` (or "light", "auto"), ``four_colour=True``, and
+    ``aids=False`` for a table to play by hand (no Solution, Auto-finish or Win chance buttons).
+
+    >>> table = play("klondike", seed=1, aids=False)
+    >>> table.show_solution(); table.message
+    'Solution is switched off on this table (it was made with aids=False): play on by hand, or open a table with aids, solitaire.play(game), to use it.'
     """
     if isinstance(game, Game):
         return GameWidget(game, **options)

@@ -4,10 +4,14 @@ Auto-finish idea: the plan (the solver's winning line, or else safe foundation m
 is kept on the widget; the front end asks for one step at a time, so each move is drawn (and animated)
 before the next, and any other action, or the Stop button, ends the plan. From code, ``auto_finish()``
 plays the whole plan at once.
+
+A table made with ``aids=False`` refuses Auto-finish, Solution and Win chance (``@aid``) and its front end
+leaves their buttons out (``OFF_WITHOUT_AIDS``), for a challenge played by hand.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..game import Game
@@ -22,6 +26,33 @@ SOLUTION_SECONDS = 5.0  # solver time for the Solution button
 # The colours table.css marks a hinted move with (--source, --target), as its sentence names them; the selection
 # (orange) and the keyboard focus (yellow) have colours of their own.
 HINT_COLOURS = {"source": ("pink", SOURCE_MARK), "target": ("cyan", TARGET_MARK)}  # as the saved picture draws them
+# What each aid knows, said with its answer: the two can disagree (a position proved lost that "could be won").
+SOLUTION_KNOWS = "Solution knows the face-down cards, so it speaks of this very deal."
+WIN_CHANCE_KNOWS = "Win chance knows only what you see, not the face-down cards."
+# The front-end actions a table made with aids=False leaves out (Position text too: it shows the face-down cards).
+OFF_WITHOUT_AIDS = ("auto_finish", "solution", "win_chance", "position_text")
+
+
+def aid(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """An action a table made with ``aids=False`` refuses, saying so (put it under ``@guarded``)."""
+
+    def wrap(action: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(action)
+        def run(self: TableBase, *args: Any, **kwargs: Any) -> None:
+            if self.aids:
+                action(self, *args, **kwargs)
+            else:
+                self._say(switched_off(name), "error")
+
+        return run
+
+    return wrap
+
+
+def switched_off(name: str) -> str:
+    """What a table made with ``aids=False`` says when an aid is asked for."""
+    return (f"{name} is switched off on this table (it was made with aids=False): play on by hand, "
+            "or open a table with aids, solitaire.play(game), to use it.")
 
 
 class AidsMixin(TableBase):
@@ -52,33 +83,36 @@ class AidsMixin(TableBase):
         self._say(f"Hint: {move}" + (f" — {why}" if why else "") + ". " + hint_words())
 
     # --- Auto-finish ----------------------------------------------------------------------------
-    def _auto_plan(self) -> tuple[Iterator[Move] | None, str]:
-        """The moves Auto-finish will play (an iterator), and a note for the status line."""
-        line, note = solver_line(self.game)
+    def _auto_plan(self) -> tuple[Iterator[Move], str]:
+        """The moves Auto-finish will play (an iterator), and why they are not the solver's winning line
+        ('' when they are)."""
+        line, why = solver_line(self.game)
         if line:
-            return iter(line), "the solver's winning line"
-        return _safe_moves(self.game), "safe foundation moves" + note
+            return iter(line), ""
+        return _safe_moves(self.game), why
 
     @guarded
+    @aid("Auto-finish")
     def auto_finish(self) -> None:
         """Play the solver's winning line if it finds one quickly; otherwise play safe foundation moves."""
         self.selection = self.marked = None
         if self.game.is_won():
             self._say("The game is already won.")
             return
-        plan, what = self._auto_plan()
+        plan, why = self._auto_plan()
         played = [str(self.game.play(m)) for m in plan]
-        self._report_auto(played, what)
+        self._report_auto(played, why)
 
     @guarded
+    @aid("Auto-finish")
     def start_auto_finish(self) -> None:
         """Auto-finish one move at a time: play the first move; the front end asks for the next ones."""
         self.selection = self.marked = None
         if self.game.is_won():
             self._say("The game is already won.")
             return
-        plan, what = self._auto_plan()
-        self._auto = {"plan": plan, "what": what, "played": []}
+        plan, why = self._auto_plan()
+        self._auto = {"plan": plan, "why": why, "played": []}
         self._auto_step()
 
     @guarded
@@ -90,7 +124,7 @@ class AidsMixin(TableBase):
         move = next(auto["plan"], None)
         if move is None:
             self._auto = None
-            self._report_auto(auto["played"], auto["what"])
+            self._report_auto(auto["played"], auto["why"])
             return
         self.game.play(move)
         auto["played"].append(str(move))
@@ -103,28 +137,24 @@ class AidsMixin(TableBase):
         self._say("No Auto-finish is running." if running is None else
                   f"Auto-finish stopped after {len(running['played'])} move(s): your turn.")
 
-    def _report_auto(self, played: list[str], what: str) -> None:
-        if played:
-            shown = ("... " if len(played) > 12 else "") + " ".join(played[-12:])
-            self._say(f"Auto-finish played {len(played)} move(s) ({what}): {shown}.", "ok")
-        else:
-            self._say(f"Auto-finish found no safe foundation move now ({what}).", "info")
+    def _report_auto(self, played: list[str], why: str) -> None:
+        self._say(*auto_finish_words(played, why))
 
     # --- the solver's line as a replay ------------------------------------------------------------
     @guarded
+    @aid("Solution")
     def show_solution(self) -> None:
         """Ask the solver (which knows the face-down cards) for a winning line and load it as a replay."""
         self.selection = self.marked = None
         if self.game.is_won():
             self._say("The game is already won.")
             return
-        line, note = solver_line(self.game, SOLUTION_SECONDS, None)
+        line, why = solver_line(self.game, SOLUTION_SECONDS, None)
         if not line:
-            self._say("No solution to show" + note + ".", "error")
+            self._say(f"No solution: {why}. {SOLUTION_KNOWS}", "error")
             return
         self._start_replay(line)
-        self._say(f"The solver (which peeks at the face-down cards) wins in {len(line)} moves from here: "
-                  "press Next to step through them.")
+        self._say(f"The solver wins in {len(line)} moves from here: press Next to step through them. {SOLUTION_KNOWS}")
 
     @guarded
     def load_replay(self, moves: Iterable[Move | str] | Any) -> None:
@@ -177,6 +207,7 @@ class AidsMixin(TableBase):
 
     # --- win chance ---------------------------------------------------------------------------------
     @guarded
+    @aid("Win chance")
     def win_chance(self) -> None:
         """Estimate the chance to win from here with ``game.win_chance()`` and say it in words."""
         estimate = getattr(self.game, "win_chance", None)
@@ -185,7 +216,7 @@ class AidsMixin(TableBase):
             return
         self._say("Estimating the win chance ...")
         self._send_state()  # the player sees that something is happening
-        self._say(win_chance_words(estimate()))
+        self._say(f"{win_chance_words(estimate())} {WIN_CHANCE_KNOWS}")
 
 
 def hint_words() -> str:
@@ -196,6 +227,29 @@ def hint_words() -> str:
     """
     return (f"The cards to move are outlined in {HINT_COLOURS['source'][0]}, "
             f"the place they go in {HINT_COLOURS['target'][0]}.")
+
+
+def auto_finish_words(played: list[str], why: str) -> tuple[str, str]:
+    """What Auto-finish did, in one plain sentence, and its kind ('ok' or 'info').
+
+    ``why`` is empty when it played the solver's winning line, else why not (then it plays safe foundation moves).
+
+    >>> auto_finish_words(["t1>f", "w>f"], "the solver proved that this position cannot be won")[0]
+    'Auto-finish sent 2 cards home that no other card could need (t1>f w>f), since the solver proved that this position cannot be won.'
+    >>> auto_finish_words([], "the solver proved that this position cannot be won")[0]
+    'Auto-finish has nothing to play: the solver proved that this position cannot be won, and no card can go home safely.'
+    """
+    if not played:
+        return f"Auto-finish has nothing to play: {why}, and no card can go home safely.", "info"
+    shown = ("... " if len(played) > 12 else "") + " ".join(played[-12:])
+    if not why:
+        return f"Auto-finish played the solver's winning line, {_moves(len(played))}: {shown}.", "ok"
+    cards = "1 card" if len(played) == 1 else f"{len(played)} cards"
+    return f"Auto-finish sent {cards} home that no other card could need ({shown}), since {why}.", "ok"
+
+
+def _moves(n: int) -> str:
+    return "1 move" if n == 1 else f"{n} moves"
 
 
 def win_chance_words(result: Any) -> str:
@@ -245,20 +299,20 @@ def read_hint(hint: Any) -> tuple[Move | None, str]:
 
 def solver_line(game: Game, max_seconds: float = AUTO_FINISH_SECONDS,
                 max_nodes: int | None = AUTO_FINISH_BUDGET) -> tuple[list[Move] | None, str]:
-    """The solver's winning line from here within a budget, or None and a note that says why not."""
+    """The solver's winning line from here within a budget, or None and a clause that says why not."""
     try:
         from ..solver import solve
     except ImportError:
-        return None, " (the solver is not available here)"
+        return None, "the solver is not available here"
     try:
         result = solve(game.position, max_seconds=max_seconds, max_nodes=max_nodes)
     except Exception as exc:  # noqa: BLE001 - a failing solver must not stop the safe moves
-        return None, f" (the solver failed: {type(exc).__name__}: {exc})"
+        return None, f"the solver failed ({type(exc).__name__}: {exc})"
     if result.status == Outcome.WON and result.moves:
         return [as_move(m) for m in result.moves], ""
     if result.status == Outcome.UNWINNABLE:
-        return None, " (the solver proved that this position cannot be won)"
-    return None, f" (the solver found no win within {result.nodes} states)"
+        return None, "the solver proved that this position cannot be won"
+    return None, f"the solver found no win within {result.nodes:,} positions"
 
 
 def _safe_moves(game: Game) -> Iterator[Move]:

@@ -29,6 +29,7 @@ class TableBase:
     """What every part of the card table may rely on (set by ``GameWidget.__init__``)."""
 
     game: Game  # the game shown: the single source of truth
+    aids: bool  # False: no Solution, Auto-finish, Win chance or Position text (a challenge to play by hand)
     selection: Selection | None  # the cards picked up, if any
     marked: Move | None  # a move shown on the table (a hint or the next replay step)
     message: str  # the status line, and its kind: 'info', 'ok' or 'error'
@@ -36,7 +37,8 @@ class TableBase:
     replay: list[Move]  # a replay's moves, how many of them are played, and the game's length when it began
     replay_step: int
     _replay_base: int
-    _auto: dict[str, Any] | None  # a running Auto-finish: its plan, what it is and the moves played so far
+    _auto: dict[str, Any] | None  # a running Auto-finish: its plan, why it is not the solver's line
+    # ('' when it is) and the moves played so far
     _depth: int  # how many guarded actions are running (only the outermost one sends the table)
     _seq: int  # how many states were sent: the front end names the state it saw by it
     _actions_lock: threading.RLock  # held while an action runs: actions take turns, whatever thread calls them

@@ -89,7 +89,7 @@ function slot(text, label) {
 
 // --- sizes: cards follow the width of the output cell ------------------------------------------
 function cardWidth(state, available) {
-  const draw = state.variant.draw > 1 ? 0.35 * (state.variant.draw - 1) : 0;
+  const draw = state.variant.draw > 1 ? 0.58 * (state.variant.draw - 1) : 0; // the waste fan, as in draw()
   const top = 2 + draw + state.foundations.length + 0.4;
   const slots = Math.max(state.columns.length, top);
   const width = Math.floor((available - 20) / (slots * 1.14));
@@ -100,7 +100,8 @@ function columnSteps(column, ch, maxHeight) {
   let down = 0.12 * ch, up = 0.27 * ch;
   const upCount = Math.max(column.up.length - 1, 0);
   const needed = column.hidden * down + upCount * up + ch;
-  if (needed > maxHeight && upCount) up = Math.max(0.15 * ch, (maxHeight - ch - column.hidden * down) / upCount);
+  // squeezed, a covered card still shows its whole rank and suit (the corner index is 0.2 of a card's height)
+  if (needed > maxHeight && upCount) up = Math.max(0.21 * ch, (maxHeight - ch - column.hidden * down) / upCount);
   return { down, up };
 }
 
@@ -182,7 +183,7 @@ class Felt {
     this.ensureLayout(state);
     const { cw, ch } = this.sizes(state);
     const shown = state.waste.shown;
-    const fan = Math.round(0.35 * cw);
+    const fan = Math.round(0.58 * cw); // a covered waste card shows its whole corner, "10♦" too
     let tallest = ch;
     for (const pile of state.piles) {
       if (pile.kind === "stock") {
@@ -399,6 +400,7 @@ class Controls {
     const enable = { undo: state.can_undo, redo: state.can_redo, restart: state.can_undo };
     for (const b of this.actions.querySelectorAll("button[data-action]")) {
       if (b.dataset.action in enable) b.disabled = !enable[b.dataset.action];
+      b.hidden = (state.off || []).includes(b.dataset.action); // a table made with aids=False leaves its aids out
     }
     const auto = this.actions.querySelector(".sol-auto-finish");
     auto.textContent = state.auto ? "Stop" : "Auto-finish";
@@ -453,7 +455,7 @@ class Controls {
 class Pointer {
   constructor(view) {
     this.view = view;
-    this.lastClick = { pile: "", time: 0 };
+    this.lastClick = { pile: "", card: "", time: 0 };
     view.felt.node.addEventListener("pointerdown", (e) => this.down(e));
   }
 
@@ -520,13 +522,17 @@ class Pointer {
       }
       return;
     }
-    if (this.pileAt(e.clientX, e.clientY) === start.pileNode) this.click(start.pile, start.depth);
+    if (this.pileAt(e.clientX, e.clientY) === start.pileNode) this.click(start.pile, start.depth, start.card);
   }
 
-  click(pile, depth) {
+  // Two clicks on the same face-up card within DOUBLE_CLICK_MS are a double-click (send it home). A click on a
+  // face-down card (it turns it up) or on an empty place never starts one: the next click is a click of its own.
+  click(pile, depth, card) {
     const now = performance.now();
-    const again = this.lastClick.pile === pile && now - this.lastClick.time < DOUBLE_CLICK_MS;
-    this.lastClick = again ? { pile: "", time: 0 } : { pile, time: now };
+    const face = card && card.classList.contains("sol-face") ? card.dataset.card : "";
+    const again = face !== "" && this.lastClick.pile === pile && this.lastClick.card === face &&
+      now - this.lastClick.time < DOUBLE_CLICK_MS;
+    this.lastClick = again || !face ? { pile: "", card: "", time: 0 } : { pile, card: face, time: now };
     const kind = this.view.felt.kinds.get(pile).kind;
     if (again && depth === 1 && (kind === "waste" || kind === "column")) this.view.send({ action: "double_click", pile });
     else this.view.send({ action: "click", pile, depth });

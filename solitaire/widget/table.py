@@ -25,7 +25,7 @@ from ..game import Game
 from ..moves import Move
 from ..notation import parse_pile
 from ..render import svg, text_diagram
-from .aids import AidsMixin
+from .aids import AidsMixin, switched_off
 from .play import PlayMixin, Selection, guarded
 from .view import marks, table_state
 
@@ -41,6 +41,9 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     target)``, ``double_click(pile)``, ``to_foundation()``, ``undo()``, ``redo()``, ``hint()``,
     ``auto_finish()``, ``new_deal()``, ``restart()``, ``new_game(variant, seed)``, ``load_replay(moves)``,
     ``replay_next()``, ``replay_prev()``, ``win_chance()``. Indices are 0-based, as in ``Move``.
+
+    ``aids=False`` makes a table to play by hand: no Solution, Auto-finish, Win chance or Position text (which
+    shows the face-down cards); Hint, Undo and Legal moves stay.
     """
 
     _esm = HERE / "table.js"
@@ -50,10 +53,14 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     four_colour = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, game: Game | None = None, *, theme: str = "auto", four_colour: bool = False,
-                 **kwargs: Any) -> None:
+                 aids: bool = True, **kwargs: Any) -> None:
         if theme not in THEMES:
             raise ValueError(f"unknown theme {theme!r}: use one of {', '.join(THEMES)}")
+        if not isinstance(aids, bool):
+            raise ValueError(f"aids must be True or False, not {aids!r}: aids=False leaves out Solution, "
+                             "Auto-finish and Win chance")
         self.game = game if game is not None else Game()
+        self.aids = aids
         self.selection: Selection | None = None
         self.marked: Move | None = None  # a move shown on the table (hint or the next replay step)
         self.message, self.message_kind = "", "info"
@@ -66,7 +73,8 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self._request: dict[str, str] | None = None  # the front end's request being answered: its id and action
         self._message_for: dict[str, str] | None = None  # the request the status line answers (None: from code)
         self._say(f"{self.game.variant.name}: drag a card onto a pile, or click it and then the pile; "
-                  "click the stock to draw.")
+                  "click the stock to draw." + ("" if aids else " This table has no Solution, Auto-finish or "
+                                                "Win chance: it is yours to play."))
         super().__init__(state=table_state(self), theme=theme, four_colour=four_colour, **kwargs)
         self.on_msg(self._on_front_end)
 
@@ -141,6 +149,9 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     @guarded
     def show_position_text(self, show: bool = True) -> None:
         """Show (or hide) the position in the kit's notation (face-down cards too: a teacher's view)."""
+        if show and not self.aids:  # it shows the face-down cards
+            self._say(switched_off("Position text"), "error")
+            return
         self.show_text = bool(show)  # the text is the answer: the status line keeps the last action's answer
 
     def position_text(self) -> str:

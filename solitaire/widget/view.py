@@ -12,6 +12,7 @@ from ..moves import RECYCLE, Move
 from ..notation import Pile
 from ..render import Highlight, highlights
 from ..variants import VARIANTS
+from .aids import OFF_WITHOUT_AIDS
 
 MOVE_LIST = 60  # the move list shows the last moves only (it scrolls); the total is always shown
 
@@ -74,6 +75,7 @@ def table_state(table: Any) -> dict[str, Any]:
         "legal": [str(m) for m in g.legal_moves()] if table.show_legal else None,
         "text": table.position_text() if table.show_text else None,
         "win_chance": hasattr(g, "win_chance"),
+        "off": [] if table.aids else list(OFF_WITHOUT_AIDS),  # buttons the front end leaves out
     }
 
 
