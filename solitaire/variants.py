@@ -70,6 +70,8 @@ class Variant:
     def _rule_problems(self):
         if not 0 < len(self.name) <= 200:
             yield f"name must be 1 to 200 characters long, got {len(self.name)}"
+        if any(ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 or 0xFFFD < ord(c) < 0x10000 for c in self.name):  # UTF-8, XML
+            yield f"name must be saved and drawn: no control character or lone surrogate, got {quote(self.name)}"
         if self.build not in BUILDS:
             yield f"build must be one of {BUILDS}, got {quote(self.build)}"
         if len(set(self.ranks)) != len(self.ranks) or not self.ranks:
