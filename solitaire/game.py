@@ -270,13 +270,13 @@ class Game:
         Raises:
             PositionTextError: (a ValueError) for text that is not a saved game the rules could have made.
         """
-        from .notation import saved_game_from_json
-        saved = saved_game_from_json(text)
+        from .notation import read_saved_game
+        saved, positions = read_saved_game(text)  # every move is replayed and checked there, once
         game = cls.from_position(saved.start)
         game.seed = saved.seed
-        game.play_all(saved.moves + saved.redo)
-        for _ in saved.redo:
-            game.undo()
+        game._played = list(zip(saved.moves, positions))  # each move with the position before it
+        game._set(positions[len(saved.moves)])
+        game._undone = saved.redo[::-1]
         return game
 
     def to_pysol(self) -> str:

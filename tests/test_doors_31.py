@@ -3,16 +3,23 @@ malformed Move objects, the command line's files and output, results files that 
 program's file, values accepted and then unsaveable, slow loading within the caps, and smaller ones."""
 from __future__ import annotations
 
+import errno
 import json
+import os
+import resource
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from helpers import make
 
 from solitaire import KLONDIKE, Game, IllegalMoveError, InvalidMoveError, InvalidVariantError, Move, deal
 from solitaire.cards import quote
-from solitaire.notation import PositionTextError, variant_from_text
+from solitaire.cli import main
+from solitaire.notation import BOM, MAX_MOVES, PositionTextError, variant_from_text
 
 MESSAGE_LIMIT = 400  # characters, as in test_fuzz.py
 
@@ -128,3 +135,127 @@ def test_a_printable_unusual_name_still_saves_and_draws():
     game = Game(v, seed=3)
     assert Game.from_json(game.to_json().encode("utf-8").decode("utf-8")).variant == v
     xml.dom.minidom.parseString(game._repr_svg_())
+
+
+# --- 2 and 6. the command line: files, output, numbers, a finished game ---------------------------------
+def run_cli(*args: str, stdout=subprocess.PIPE, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``python -m solitaire`` in a subprocess, its memory capped at 2 GB (so that reading /dev/zero whole, as
+    before, fails fast instead of filling the machine), with a timeout (so that a FIFO cannot block for ever)."""
+    def cap_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 ** 31, 2 ** 31))
+    return subprocess.run([sys.executable, "-m", "solitaire", *args], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=timeout, preexec_fn=cap_memory)
+
+
+def one_line_error(done: subprocess.CompletedProcess, code: int, message: str) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == code and len(lines) == 1, done.stderr
+    assert message in lines[0] and "Traceback" not in done.stderr and len(lines[0]) <= MESSAGE_LIMIT
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    return str(path)
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "chance"])
+def test_a_position_file_that_is_a_device_a_fifo_or_empty_is_refused_in_one_line(command, fifo):
+    """Before: /dev/zero was read whole (a MemoryError traceback, or memory filled), a FIFO blocked for ever,
+    and an empty path was ignored (the command looked at deal 0)."""
+    for path in ("/dev/zero", fifo):
+        one_line_error(run_cli(command, "--position-file", path), 2, "is not a regular file (a pipe or a device)")
+    one_line_error(run_cli(command, "--position-file", ""), 2, "--position-file is empty: give a file name")
+
+
+@pytest.mark.parametrize("option", ["--table", "--out"])
+def test_experiment_refuses_a_fifo_a_device_or_an_empty_path_before_any_game(option, fifo, tmp_path):
+    """Before: --table FIFO blocked for ever, --table /dev/full gave a traceback after every game was played,
+    --out '' kept the games in a private temporary database and --table '' was ignored, both exiting 0."""
+    base = ["experiment", "--deals", "1", "--workers", "1", "--no-progress"]
+    for path in (fifo, "/dev/full"):
+        one_line_error(run_cli(*base, option, path), 2, f"{option} {quote(path, 100)} is not a regular file")
+    one_line_error(run_cli(*base, option, ""), 2, f"{option} is empty: give a file name")
+
+
+def test_a_write_error_at_the_end_is_one_line_after_the_summary(tmp_path, capsys, monkeypatch):
+    """A full disk when the table is written, after every game was played: the summary is already printed."""
+    import pandas as pd
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    with pytest.raises(SystemExit) as stop:
+        main(["experiment", "--deals", "2", "--workers", "1", "--no-progress", "--table", str(tmp_path / "t.csv")])
+    out, err = capsys.readouterr()
+    assert stop.value.code == 1 and "win_rate" in out and "klondike" in out
+    assert len(err.strip().splitlines()) == 1 and "cannot write the table file" in err and "No space left" in err
+
+
+def test_stdout_to_dev_full_gives_one_line():
+    with open("/dev/full", "w") as full:
+        done = run_cli("solve", "--seed", "3", "--max-nodes", "2000", stdout=full)
+    one_line_error(done, 1, "cannot write the output (No space left on device)")
+
+
+@pytest.mark.parametrize("number", ["1_000", "１２", "1 000", "٣"])
+def test_deals_with_underscores_or_other_digits_are_refused(number, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["experiment", "--deals", number, "--workers", "1", "--no-progress"])
+    assert stop.value.code == 2 and f"--deals: expected a whole number, got {quote(number)}" in capsys.readouterr().err
+
+
+def won_game() -> Game:
+    """A Klondike game one move from won, with that move played."""
+    stack = [" ".join(f"{r}{s}" for r in ["A", *map(str, range(2, 11)), "J", "Q", "K"]) for s in "♣♦♥♠"]
+    stack[3] = stack[3].removesuffix(" K♠")
+    game = Game.from_position(make(KLONDIKE, ["K♠"], foundations=stack, stock=""))
+    game.play("t1>f")
+    assert game.is_won()
+    return game
+
+
+def test_chance_on_a_won_game_says_it_is_won(tmp_path, capsys):
+    """Before: "about 100% (95% interval 84% to 100%)" for a game already won."""
+    path = tmp_path / "won.json"
+    path.write_text(won_game().to_json(), encoding="utf-8")
+    assert main(["chance", "--position-file", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out == f"the position in {path}: the game is won (every card is on a foundation)\n"
+
+
+def test_a_byte_order_mark_is_accepted_by_the_three_loaders_and_the_command_line(tmp_path, capsys):
+    """Before: each loader refused a text starting with U+FEFF (for JSON with a misleading message)."""
+    game = Game("klondike", seed=3)
+    game.play_all(["draw", "draw"])
+    game.undo()
+    assert Game.from_text(BOM + game.to_text()).position == game.position
+    assert Game.from_json(BOM + game.to_json()).to_json() == game.to_json()
+    assert Game.from_json((BOM + game.to_json()).encode("utf-8")).to_json() == game.to_json()
+    assert Game.from_pysol(BOM + game.to_pysol()).position == game.position
+    for text in (game.to_text(), game.to_json()):
+        path = tmp_path / "bom.txt"
+        path.write_text(BOM + text, encoding="utf-8")
+        assert main(["hint", "--strategy", "greedy", "--position-file", str(path)]) == 0
+        assert capsys.readouterr().out.startswith(f"the position in {path}: ")
+
+
+# --- 5. the largest saved game the loaders accept -----------------------------------------------------------
+def test_saved_games_over_the_move_cap_are_refused_and_the_largest_loads_whole():
+    """Before: 200,000 moves and 200,000 to redo were accepted (8 s and 380 MB to load). The cap is now on the
+    moves played and to redo together; benchmarks/bench_loading.py times the largest (0.74 s at worst)."""
+    loop = (["draw"] * 24 + ["recycle"]) * (MAX_MOVES // 25 + 1)
+    data = json.loads(Game("klondike", seed=1).to_json())
+    half = MAX_MOVES // 2
+    with pytest.raises(PositionTextError, match=f"at most {MAX_MOVES:,} moves .* this one has {half:,} \\+ "
+                                                f"{half + 1:,}"):
+        Game.from_json(json.dumps(data | {"moves": loop[:half], "redo": loop[half:MAX_MOVES + 1]}))
+    game = Game.from_json(json.dumps(data | {"moves": loop[:half], "redo": loop[half:MAX_MOVES]}))
+    played = Game("klondike", seed=1)
+    played.play_all(loop[:MAX_MOVES])
+    for _ in range(MAX_MOVES - half):
+        played.undo()
+    assert game.to_json() == played.to_json() and game.position == played.position
+    assert game.undo() == played.undo() and game.position == played.position
+    assert game.redo() == played.redo() and game.redo() == played.redo() and game.position == played.position
