@@ -7,6 +7,9 @@ import errno
 import json
 import os
 import resource
+import shlex
+import shutil
+import sqlite3
 import subprocess
 import sys
 from dataclasses import replace
@@ -14,7 +17,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from helpers import make
+from helpers import foreign_database, make
 
 from solitaire import KLONDIKE, Game, IllegalMoveError, InvalidMoveError, InvalidVariantError, Move, deal
 from solitaire.cards import quote
@@ -259,3 +262,128 @@ def test_saved_games_over_the_move_cap_are_refused_and_the_largest_loads_whole()
     assert game.to_json() == played.to_json() and game.position == played.position
     assert game.undo() == played.undo() and game.position == played.position
     assert game.redo() == played.redo() and game.redo() == played.redo() and game.position == played.position
+
+
+# --- 3. results files: no row dropped, another program's file untouched, read-only loads --------------------
+SMALL = dict(workers=1, max_moves=50, progress=False)
+
+
+def test_a_second_run_with_other_rules_under_one_label_is_refused_before_it_plays(tmp_path):
+    """Before: two runs started together on one file, with the label klondike for Klondike and for its draw-3
+    reading: both "finished", and INSERT OR IGNORE dropped the 2nd one's rows. Now the first run records its
+    label's rules before it plays, and the second is refused, in one line, before it plays."""
+    from solitaire.experiments import ResultsFile, load, run
+    path = tmp_path / "results.sqlite"
+    first = ResultsFile(path)
+    first.check_rules({"klondike": KLONDIKE})  # the first run has started: no game saved yet
+    with pytest.raises(ValueError) as info:
+        run({"klondike": replace(KLONDIKE, draw=3)}, ["greedy"], 3, results=path, **SMALL)
+    message = str(info.value)
+    assert "labelled 'klondike' with other rules ('klondike'), saved or being played" in message
+    assert "\n" not in message and len(message) <= MESSAGE_LIMIT
+    first.close()
+    assert len(load(path)) == 0  # refused before it played a game
+    assert len(run({"klondike": KLONDIKE}, ["greedy"], 3, results=path, **SMALL)) == 3
+    assert len(run({"klondike 3": replace(KLONDIKE, draw=3)}, ["greedy"], 3, results=path, **SMALL)) == 3
+    assert len(load(path)) == 6  # both kept, under distinct labels
+
+
+def foreign_with(path, kind: str, journal: str):
+    """Another program's SQLite file: a ``games`` view with every column of a results table, or a ``scores``
+    table; in WAL mode or not; with ``journal == "open"`` it stays open (its last commit only in the -wal)."""
+    db = sqlite3.connect(path)
+    if journal != "delete":
+        db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE scores (player TEXT, points INTEGER)")
+    if kind == "view":
+        db.execute("CREATE VIEW games AS SELECT player AS variant, player AS strategy, points AS seed, player AS "
+                   "budget, player AS outcome, points AS moves, points AS on_foundations, points AS seconds, points AS "
+                   "nodes, player AS rules FROM scores")
+    db.execute("INSERT INTO scores VALUES ('ana', 3)")
+    db.commit()
+    if journal == "open":
+        db.execute("INSERT INTO scores VALUES ('ben', 5)")
+        db.commit()
+        return db
+    db.close()
+    return None
+
+
+def files_beside(folder) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in sorted(os.listdir(folder))}
+
+
+@pytest.mark.parametrize("kind", ["view", "table"])
+@pytest.mark.parametrize("journal", ["delete", "wal", "open"])
+def test_another_programs_file_is_left_byte_identical_shm_included(tmp_path, kind, journal):
+    """Before: a file with a *view* named games passed the check and was switched to WAL (header bytes 18-19)
+    before the run failed; an open WAL file of another program had its -shm rewritten."""
+    from solitaire.experiments import load, run
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    path = folder / "scores.db"
+    still_open = foreign_with(path, kind, journal)
+    try:
+        before = files_beside(folder)
+        assert ("scores.db-shm" in before) == (journal == "open")
+        for attempt in (lambda: run(["klondike"], ["greedy"], 2, results=path, **SMALL), lambda: load(path)):
+            with pytest.raises(ValueError, match="no table 'games'.*left untouched"):
+                attempt()
+            assert files_beside(folder) == before
+        if still_open is not None:
+            assert still_open.execute("SELECT count(*) FROM scores").fetchone() == (2,)
+    finally:
+        if still_open is not None:
+            still_open.close()
+
+
+def test_loading_a_file_that_is_not_a_results_file_gives_load_advice(tmp_path):
+    from solitaire.experiments import load
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\x07" * 5000)
+    with pytest.raises(ValueError) as info:
+        load(bad)
+    assert "give a new file name" not in str(info.value) and "cannot read" in str(info.value)
+    with pytest.raises(ValueError) as info:
+        load(foreign_database(tmp_path / "scores.db"))
+    assert "give a new file name" not in str(info.value)
+    assert "give a results file written by solitaire.experiments" in str(info.value)
+
+
+KILLED_WITHOUT_SHM = """
+import os, sys
+from solitaire.experiments import ResultsFile
+f = ResultsFile(sys.argv[1])
+f.db.execute("DELETE FROM games WHERE seed = 1")
+f.db.commit()  # committed to the -wal file only
+os.remove(sys.argv[1] + "-shm")  # as when only the file and its -wal were copied to a read-only disk
+os._exit(0)  # as kill -9 would
+"""
+READ_ON_A_READ_ONLY_DISK = """
+import sys
+from solitaire.experiments import load
+print(list(load(sys.argv[1])["seed"]))
+"""
+
+
+def test_a_killed_runs_file_and_wal_without_shm_load_on_a_read_only_disk(tmp_path):
+    """Before: SQLite had to create the -shm to read through the -wal, could not on a read-only disk, and the
+    message advised "give a new file name". The folder is bind-mounted read-only in a mount namespace of the
+    reading process only (chmod would not stop root, who runs these tests)."""
+    from solitaire.experiments import run
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        pytest.skip("cannot make a mount namespace here (unshare -m): no read-only disk to test on")
+    path = tmp_path / "results.sqlite"
+    run(["klondike"], ["greedy"], 2, results=path, **SMALL)
+    subprocess.run([sys.executable, "-c", KILLED_WITHOUT_SHM, str(path)], check=True, timeout=60)
+    before = files_beside(tmp_path)
+    assert sorted(before) == ["results.sqlite", "results.sqlite-wal"]
+    folder = shlex.quote(str(tmp_path))
+    script = (f"mount --bind -o ro {folder} {folder} || exit 4; touch {folder}/probe 2>/dev/null && exit 3; "
+              f"exec {shlex.quote(sys.executable)} -c {shlex.quote(READ_ON_A_READ_ONLY_DISK)} {shlex.quote(str(path))}")
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=60)
+    if done.returncode == 4:
+        pytest.skip(f"cannot bind-mount read-only here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[0]"]  # the -wal's deletion of seed 1 is read
+    assert files_beside(tmp_path) == before
