@@ -17,7 +17,12 @@ from .variants import Variant, get_variant
 
 
 class LegalMoves(list):
-    """A list of legal moves whose ``in`` is False for a malformed Move (``Move("t>t", 0.0, 6)`` equals t1>t7)."""
+    """A list of legal moves whose ``in`` is False for a malformed Move (``Move("t>t", 0.0, 6)`` equals t1>t7).
+
+    >>> moves = LegalMoves([Move("t>t", 0, 6)])
+    >>> Move("t>t", 0, 6) in moves, Move("t>t", 0.0, 6) in moves, moves == [Move("t>t", 0, 6)]
+    (True, False, True)
+    """
 
     def __contains__(self, move: object) -> bool:
         try:

@@ -296,7 +296,13 @@ def saved_game_from_json(text: str) -> SavedGame:
 
 def read_saved_game(text: str) -> tuple[SavedGame, list[Position]]:
     """``saved_game_from_json``, and the positions of its replay: before each move (played, then to redo), and
-    after the last, so that ``Game.from_json`` does not replay the game a second time."""
+    after the last, so that ``Game.from_json`` does not replay the game a second time.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> saved, positions = read_saved_game(saved_game_to_json(SavedGame(deal(KLONDIKE, 3), 3, [Move("draw")], [])))
+    >>> len(positions), len(positions[1].waste)
+    (2, 1)
+    """
     data = _json_object(text)
     start = position_from_text(data["start"])
     if data.get("variant") != json.loads(json.dumps(asdict(start.variant))):
