@@ -172,6 +172,23 @@ def test_a_position_file_that_is_a_device_a_fifo_or_empty_is_refused_in_one_line
     one_line_error(run_cli(command, "--position-file", ""), 2, "--position-file is empty: give a file name")
 
 
+def test_a_huge_position_file_is_read_only_up_to_the_cap(tmp_path):
+    """A sparse 3 GB file: before, it was read whole (a MemoryError traceback under the 2 GB cap)."""
+    path = tmp_path / "huge.txt"
+    with open(path, "wb") as f:
+        f.truncate(3 * 2 ** 30)
+    one_line_error(run_cli("solve", "--position-file", str(path)), 2, "is over 5,000,000 characters")
+
+
+def test_run_refuses_an_empty_results_path_and_a_fifo(fifo):
+    """Before: results="" kept the games in SQLite's private temporary database, lost at the end."""
+    from solitaire.experiments import ResultsFileError, run
+    with pytest.raises(ResultsFileError, match="name is empty: give a file name"):
+        run(["klondike"], ["greedy"], 1, results="", workers=1, progress=False)
+    with pytest.raises(ResultsFileError, match="is not a regular file"):
+        run(["klondike"], ["greedy"], 1, results=fifo, workers=1, progress=False)
+
+
 @pytest.mark.parametrize("option", ["--table", "--out"])
 def test_experiment_refuses_a_fifo_a_device_or_an_empty_path_before_any_game(option, fifo, tmp_path):
     """Before: --table FIFO blocked for ever, --table /dev/full gave a traceback after every game was played,
