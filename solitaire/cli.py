@@ -195,7 +195,7 @@ def _experiment(args: argparse.Namespace) -> int:
     s = summary(table)
     shown = s.drop(columns=[c for c in ("winnable_low", "winnable_high") if s[c].isna().all()])
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.float_format", "{:.3f}".format):
-        print(shown.to_string(index=False), flush=True)  # the summary first: a table that cannot be written loses it not
+        print(shown.to_string(index=False), flush=True)  # before the table, which a full disk may stop
     if args.table:
         try:
             table.to_csv(args.table, index=False)
@@ -325,7 +325,7 @@ def _read_position(path: str):
         with open(fd, encoding="utf-8-sig") as f:
             text = f.read(MAX_SAVED_GAME + 1)
     except (OSError, UnicodeDecodeError) as e:
-        why = e.strerror if isinstance(e, OSError) else f"not UTF-8 text at byte {e.start:,}"
+        why = e.strerror if isinstance(e, OSError) else "it is not UTF-8 text"
         raise ValueError(f"cannot read the position file {quote(path, 100)}: {why}") from None
     if len(text) > MAX_SAVED_GAME:
         raise ValueError(f"the position file {quote(path, 100)} is over {MAX_SAVED_GAME:,} characters: a position or "

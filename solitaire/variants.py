@@ -70,8 +70,6 @@ class Variant:
     def _rule_problems(self):
         if not 0 < len(self.name) <= 200:
             yield f"name must be 1 to 200 characters long, got {len(self.name)}"
-        if any(ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 or 0xFFFD < ord(c) < 0x10000 for c in self.name):  # UTF-8, XML
-            yield f"name must be saved and drawn: no control character or lone surrogate, got {quote(self.name)}"
         if self.build not in BUILDS:
             yield f"build must be one of {BUILDS}, got {quote(self.build)}"
         if len(set(self.ranks)) != len(self.ranks) or not self.ranks:
@@ -150,7 +148,13 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_TYPES = {"str": (lambda x: isinstance(x, str), "text"), "int": (_whole, "a whole number"),  # check, in words
+def _text(value: object) -> bool:
+    """Text that can be saved (UTF-8) and drawn (SVG is XML): no control character, lone surrogate, U+FFFE or U+FFFF."""
+    bad = (ord(c) for c in value) if isinstance(value, str) else None
+    return bad is not None and not any(n < 32 or 0xD800 <= n < 0xE000 or n in (0xFFFE, 0xFFFF) for n in bad)
+
+
+_TYPES = {"str": (_text, "text without control characters or lone surrogates"), "int": (_whole, "a whole number"),
           "bool": (lambda x: isinstance(x, bool), "True or False"), "None": (lambda x: x is None, "None"),
           "tuple[int, ...]": (lambda x: isinstance(x, tuple) and all(map(_whole, x)), "a tuple of whole numbers"),
           "tuple[str, ...]": (lambda x: isinstance(x, tuple) and all(isinstance(r, str) for r in x),
