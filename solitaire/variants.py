@@ -5,6 +5,7 @@ games of the kit (``KLONDIKE``, ``SOLIJOY``, ``ITALIAN``) and ``get_variant``, w
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 from .cards import RANK_NAMES, quote
@@ -148,13 +149,9 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _text(value: object) -> bool:
-    """Text that can be saved (UTF-8) and drawn (SVG is XML): no control character, lone surrogate, U+FFFE or U+FFFF."""
-    bad = (ord(c) for c in value) if isinstance(value, str) else None
-    return bad is not None and not any(n < 32 or 0xD800 <= n < 0xE000 or n in (0xFFFE, 0xFFFF) for n in bad)
-
-
-_TYPES = {"str": (_text, "text without control characters or lone surrogates"), "int": (_whole, "a whole number"),
+_UNWRITABLE = re.compile(r"[\x00-\x1f\ud800-\udfff\ufffe\uffff]")  # neither UTF-8 (a lone surrogate) nor XML (SVG)
+_TYPES = {"str": (lambda x: isinstance(x, str) and not _UNWRITABLE.search(x),  # check, in words
+                  "text without control characters or lone surrogates"), "int": (_whole, "a whole number"),
           "bool": (lambda x: isinstance(x, bool), "True or False"), "None": (lambda x: x is None, "None"),
           "tuple[int, ...]": (lambda x: isinstance(x, tuple) and all(map(_whole, x)), "a tuple of whole numbers"),
           "tuple[str, ...]": (lambda x: isinstance(x, tuple) and all(isinstance(r, str) for r in x),
