@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
+import stat
 import sys
 from collections.abc import Sequence
 
@@ -27,6 +29,8 @@ def _whole(minimum: int, most: int | None = None, why: str = ""):
     """A reader of whole numbers from ``minimum`` to ``most`` (None: no upper bound); ``why`` explains it."""
     def parse(text: str) -> int:
         try:
+            if not re.fullmatch("[+-]?[0-9]+", text.strip()):  # int() alone takes 1_000 and full-width digits
+                raise ValueError
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {quote(text)}") from None
@@ -52,6 +56,8 @@ def _choice(names: Sequence[str]):
 
 def _seconds(text: str) -> float:
     try:
+        if not text.isascii() or "_" in text:  # float() alone takes 1_0 and full-width digits
+            raise ValueError
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {quote(text)}") from None
@@ -158,7 +164,7 @@ def _add_chance(commands: argparse._SubParsersAction) -> None:
     _add_position_arguments(ch)
     ch.add_argument("--samples", type=_whole(1, MOST_SAMPLES), default=20, metavar="N",
                     help=f"layouts to sample, at most {MOST_SAMPLES:,} (default: 20)")
-    ch.add_argument("--sample-seed", type=_whole(0), default=0, metavar="S",
+    ch.add_argument("--sample-seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"), default=0, metavar="S",
                     help="seed of the sampling (default: 0)")
     ch.add_argument("--max-nodes", type=_whole(1), default=5000, metavar="N",
                     help="solver limit on positions searched per layout (default: 5000)")
@@ -187,12 +193,17 @@ def _experiment(args: argparse.Namespace) -> int:
                 max_seconds=args.max_seconds, max_nodes=args.max_nodes, max_moves=args.max_moves,
                 retry_unknown=args.retry_unknown, workers=args.workers, results=args.out,
                 progress=not args.no_progress)
-    if args.table:
-        table.to_csv(args.table, index=False)
     s = summary(table)
     shown = s.drop(columns=[c for c in ("winnable_low", "winnable_high") if s[c].isna().all()])
     with pd.option_context("display.width", 200, "display.max_columns", 30, "display.float_format", "{:.3f}".format):
-        print(shown.to_string(index=False))
+        print(shown.to_string(index=False), flush=True)  # before the table, which a full disk may stop
+    if args.table:
+        try:
+            table.to_csv(args.table, index=False)
+        except OSError as e:
+            kept = f"; the games are kept in {args.out}" if args.out else ""
+            raise OutputError(f"cannot write the table file {quote(args.table, 100)} ({e.strerror or e}): the summary "
+                              f"above is complete{kept}; free some space or give another --table file") from None
     return 0
 
 
@@ -201,14 +212,34 @@ def _check_experiment(args: argparse.Namespace) -> None:
     if args.first_seed + args.deals > TABLE_SEEDS:
         raise ValueError(f"the last deal's seed, --first-seed + --deals - 1 = {args.first_seed + args.deals - 1:,}, "
                          "must be below 2**63 (a results table keeps seeds as 64-bit integers)")
+    for option, path in (("--out", args.out), ("--table", args.table)):
+        if path is not None:
+            _check_regular(option, path, "results.sqlite" if option == "--out" else "games.csv")
     if args.table:
         _check_writable(args.table)
 
 
+class OutputError(Exception):
+    """Output that could not be written at the end of a command (a full disk, stdout to /dev/full): one line."""
+
+
+def _check_regular(option: str, path: str, example: str) -> None:
+    """Refuse an empty path, and a path that is not a regular file (a FIFO or a device), before any work."""
+    if not path:
+        raise ValueError(f"{option} is empty: give a file name, such as {example}")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # a new file (or a link to nowhere): made when written
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"{option} {quote(path, 100)} is a folder: give a file name, such as {example}")
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{option} {quote(path, 100)} is not a regular file (a pipe or a device): give a file name, "
+                         f"such as {example}")
+
+
 def _check_writable(path: str) -> None:
     """Refuse a file that cannot be written, before the run whose table it would keep."""
-    if os.path.isdir(path):
-        raise ValueError(f"--table {quote(path, 100)} is a folder: give a file name, such as games.csv")
     existed = os.path.lexists(path)  # a link to nowhere is kept too
     try:
         with open(path, "a", encoding="utf-8"):  # appends nothing: an existing file stays as it was
@@ -249,6 +280,10 @@ def _chance(args: argparse.Namespace) -> int:
     from .expert import win_chance
 
     game, where = _game(args)
+    if game.is_over():  # no layouts to sample: the game is decided
+        print(f"{where}: the game is won (every card is on a foundation)" if game.is_won() else
+              f"{where}: the game is over (no more moves), so it can no longer be won")
+        return 0
     chance = win_chance(game, samples=args.samples, seed=args.sample_seed, max_nodes=args.max_nodes)
     print(f"{where}: win chance {chance}")
     return 0
@@ -258,7 +293,7 @@ def _game(args: argparse.Namespace):
     """The game a one-position command looks at, and how to name it in its output."""
     from .game import Game
 
-    if args.position_file:
+    if args.position_file is not None:
         game = _read_position(args.position_file)
         if args.variant is not None and args.variant != game.variant:
             raise ValueError(f"the position in {quote(args.position_file, 100)} is {_variant_name(game.variant)}, "
@@ -277,24 +312,55 @@ def _variant_name(v) -> str:
 
 
 def _read_position(path: str):
+    """The game in a position file: a regular file (no pipe or device, which could block or never end), of which
+    at most one character more than a saved game may hold is read; a UTF-8 byte-order mark is skipped."""
     from .game import Game
+    from .notation import MAX_SAVED_GAME
+    _check_regular("--position-file", path, "position.txt")
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise ValueError(f"cannot read the position file {quote(path, 100)}: {e.strerror}") from None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe put there since is not waited for
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ValueError(f"--position-file {quote(path, 100)} is not a regular file (a pipe or a device): give "
+                             "a file written by game.to_text() or game.to_json()")
+        with open(fd, encoding="utf-8-sig") as f:
+            text = f.read(MAX_SAVED_GAME + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) else "it is not UTF-8 text"
+        raise ValueError(f"cannot read the position file {quote(path, 100)}: {why}") from None
+    if len(text) > MAX_SAVED_GAME:
+        raise ValueError(f"the position file {quote(path, 100)} is over {MAX_SAVED_GAME:,} characters: a position or "
+                         "saved game is far shorter")
     if text.lstrip().startswith("{"):
         return Game.from_json(text)
     return Game.from_text(text)
+
+
+def _drop_stdout() -> None:
+    """After a write error on stdout: send what is left in its buffer to nowhere, so that exit does not fail again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()  # here, so that a full disk or /dev/full gives one line below, not a traceback at exit
+        return code
     except ValueError as e:
         parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
+    except (OutputError, OSError) as e:
+        message = e if isinstance(e, OutputError) else (f"{e.strerror or e}: {quote(e.filename, 100)}" if e.filename
+                                                         else f"cannot write the output ({e.strerror or e})")
+        _drop_stdout()
+        parser.exit(1, f"{parser.prog} {args.command}: error: {message}\n")
     except ModuleNotFoundError as e:
         parser.exit(1, f"{parser.prog} {args.command}: error: this command needs {e.name!r}, which is not "
                        "installed: pip install 'solitaire-kit[lab]'\n")

@@ -23,9 +23,12 @@ import math
 import os
 import pathlib
 import pickle
+import shutil
 import signal
 import sqlite3
+import stat
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -217,18 +220,29 @@ _TABLE = ("CREATE TABLE IF NOT EXISTS games (variant TEXT NOT NULL, strategy TEX
           "seed INTEGER NOT NULL, budget TEXT NOT NULL, outcome TEXT NOT NULL, moves INTEGER, "
           "on_foundations INTEGER, seconds REAL, nodes INTEGER, rules TEXT NOT NULL, "
           "PRIMARY KEY (variant, strategy, seed, budget))")
+# each label's rules, recorded by the first run that uses the label, before it plays: a run with other rules
+# under that label, even one writing the same file at the same time, is refused before it plays
+_LABELS = "CREATE TABLE IF NOT EXISTS labels (variant TEXT PRIMARY KEY, rules TEXT NOT NULL) WITHOUT ROWID"
 
 
-def check_results_file(path: str) -> bool:
+def check_results_file(path: str, *, write: bool = True) -> bool:
     """Is ``path`` a results file of the kit (True), or new/empty (False)? Refuses anything else.
 
     Another program's file is only read, through ``connect_read_only``, so it stays byte-for-byte as it
-    was: no table is created in it, its journal mode is not switched, and no file is made beside it.
+    was, and so do the files beside it: no table is created in it, its journal mode is not switched, its
+    ``-shm`` is not written, and no file is made beside it. (``write``: is the file to be written? It changes
+    only the advice of a message.)
     """
+    if not path:
+        raise ResultsFileError("the results file's name is empty: give a file name, e.g. results.sqlite (SQLite would "
+                               "keep the games in a private temporary database, lost at the end)")
     if not os.path.exists(path):
         return False
     if os.path.isdir(path):
         raise ResultsFileError(f"{quote(path, 100)} is a folder: give a file name for the results, e.g. results.sqlite")
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ResultsFileError(f"{quote(path, 100)} is not a regular file (a pipe or a device): give a file name for "
+                               "the results, e.g. results.sqlite")
     if os.path.getsize(path) == 0:
         return False
     with open(path, "rb") as f:
@@ -239,38 +253,64 @@ def check_results_file(path: str) -> bool:
         db = connect_read_only(path)
         try:
             tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+            have = {row[1] for row in db.execute("PRAGMA table_info(games)")} if "games" in tables else set()
         finally:
             db.close()
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, OSError) as e:
+        advice = "give a new file name" if write else "check that it is a results file and that you may read it"
         raise ResultsFileError(f"cannot read {quote(path, 100)} as a results file ({e}): it was left untouched; "
-                               "give a new file name") from None
+                               f"{advice}") from None
     wanted = set(COLUMNS) | {"rules"}
     if not wanted <= have:
         what = (f"its table 'games' lacks the columns {', '.join(sorted(wanted - have))}" if have else
-                f"it holds another program's tables ({', '.join(tables) or 'none'}) and no table 'games'")
+                f"it holds another program's tables ({quote(', '.join(tables) or 'none', 100)[1:-1]}) and no table "
+                "'games'")
+        advice = "give a new file name" if write else "give a results file written by solitaire.experiments"
         raise ResultsFileError(f"{quote(path, 100)} is not a results file of solitaire.experiments ({what}): it was "
-                               "left untouched; give a new file name")
+                               f"left untouched; {advice}")
     return True
 
 
 def connect_read_only(path: str | os.PathLike) -> sqlite3.Connection:
-    """A read-only connection to a SQLite file that makes no file beside it, so it works on a read-only disk.
+    """A read-only connection to a SQLite file that changes no byte of it or beside it, and makes no file there,
+    so it works on a read-only disk and leaves another program's file as it was, its ``-shm`` included.
 
-    A file in WAL mode (as results files are) is read as ``immutable`` when it has no ``-wal`` file beside it:
-    then no connection has it open and every commit is in the file itself, and SQLite needs no ``-shm`` file
-    (which it would create, and cannot on a read-only disk). With a ``-wal`` file (a writer has the file
-    open, or a crash left it) it is read through that ``-wal`` and its ``-shm``, which already exist.
-    (A writer that opens the file while it is being read as immutable changes only its ``-wal`` until it
-    checkpoints, after 1,000 pages or when it closes, so a read of a few milliseconds sees the file whole.)
+    A file with no ``-wal`` file beside it is read as ``immutable``: then every commit is in the file itself,
+    and SQLite needs no ``-shm`` file. With a ``-wal`` file (a writer has the file open, or a crash left it),
+    reading through it would write to the ``-shm`` file (a reader marks there what it reads), or need to
+    create one; so the file and its ``-wal`` are copied to a temporary folder, read there into memory, and the
+    copies deleted. (A writer that opens the file while it is being read as immutable changes only its ``-wal``
+    until it checkpoints, after 1,000 pages or when it closes, so a read of a few milliseconds sees it whole.)
     """
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        wal_mode = f.read(20)[18:20] == b"\x02\x02"  # the header's read and write versions: 2 is WAL
-    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
-    if wal_mode and not os.path.exists(path + "-wal"):
-        uri += "&immutable=1"
-    return sqlite3.connect(uri, uri=True)
+    if not os.path.exists(path + "-wal"):
+        return sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+    for attempt in (1, 2, 3):  # a writer may checkpoint between the two copies: the copy is then torn, try again
+        try:
+            return _copy_into_memory(path)
+        except sqlite3.DatabaseError:
+            if attempt == 3:
+                raise
+
+
+def _copy_into_memory(path: str) -> sqlite3.Connection:
+    """The SQLite file and its ``-wal``, copied to a temporary folder and read from there into memory."""
+    with tempfile.TemporaryDirectory(prefix="solitaire-results-") as folder:
+        copy = os.path.join(folder, "copy.sqlite")
+        shutil.copyfile(path, copy)
+        try:
+            shutil.copyfile(path + "-wal", copy + "-wal")
+        except FileNotFoundError:  # checkpointed and closed meanwhile: the file itself holds every commit
+            pass
+        source, memory = sqlite3.connect(copy), sqlite3.connect(":memory:")
+        try:
+            source.backup(memory)
+        except sqlite3.DatabaseError:
+            memory.close()
+            raise
+        finally:
+            source.close()
+        return memory
 
 
 def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) -> str:
@@ -298,7 +338,7 @@ class ResultsFile:
 
     def __init__(self, path: str | os.PathLike, *, write: bool = True) -> None:
         self.path = os.fspath(path)
-        ours = check_results_file(self.path)
+        ours = check_results_file(self.path, write=write)
         if not write and not ours:
             raise ResultsFileError(f"no results in {quote(self.path, 100)}: it is empty or does not exist")
         self.saved = 0
@@ -312,10 +352,11 @@ class ResultsFile:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute(_TABLE)
-            # a write that is undone at once: a read-only file fails here, before any game is played
-            self.db.execute("CREATE TABLE IF NOT EXISTS _write_check (x)")
-            self.db.execute("DROP TABLE _write_check")
+            self.db.execute(_LABELS)
             self.db.commit()
+            # a write that is undone at once: a read-only file fails here, before any game is played
+            self.db.execute("INSERT OR REPLACE INTO labels VALUES ('write check', '')")
+            self.db.rollback()
         except sqlite3.OperationalError as e:
             raise ResultsFileError(storage_advice(self.path, e)) from None
         except sqlite3.DatabaseError as e:
@@ -323,13 +364,27 @@ class ResultsFile:
                                    "or a SQLite file written by solitaire.experiments") from None
 
     def check_rules(self, labelled: Mapping[str, Variant]) -> None:
-        """Refuse to mix games of different rules under one label."""
-        for label, v in labelled.items():
-            row = self.db.execute("SELECT rules FROM games WHERE variant = ? AND rules != ? LIMIT 1",
-                                  (label, _rules_text(v))).fetchone()
-            if row:
-                raise ValueError(f"{quote(self.path, 100)} already holds games labelled {quote(label)} with other "
-                                 f"rules ({quote(row[0], 120)}): choose another label or another results file")
+        """Refuse to mix games of different rules under one label; else record each label's rules (table
+        ``labels``), in one transaction, so that a later run with other rules is refused before it plays even
+        while this one has saved no game yet (before, ``INSERT OR IGNORE`` dropped the second run's rows)."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")  # two runs starting together check and record one after the other
+            for label, v in labelled.items():
+                rules = _rules_text(v)
+                row = (self.db.execute("SELECT rules FROM labels WHERE variant = ? AND rules != ?", (label, rules))
+                       .fetchone() or self.db.execute("SELECT rules FROM games WHERE variant = ? AND rules != ? "
+                                                      "LIMIT 1", (label, rules)).fetchone())
+                if row:
+                    raise ValueError(f"{quote(self.path, 100)} already keeps games labelled {quote(label)} with other "
+                                     f"rules ({quote(row[0], 120)}), saved or being played: choose another label or "
+                                     "another results file")
+                self.db.execute("INSERT OR IGNORE INTO labels VALUES (?, ?)", (label, rules))
+            self.db.commit()
+        except BaseException as e:
+            self.db.rollback()
+            if isinstance(e, sqlite3.OperationalError):
+                raise ResultsFileError(storage_advice(self.path, e)) from None
+            raise
 
     def done(self, jobs: list[Job]) -> dict[tuple, dict]:
         """The rows already in the file for these jobs, by job key."""

@@ -10,11 +10,52 @@ they go (a foundation, a column).
 """
 from __future__ import annotations
 
-from .cards import Card
+from .cards import Card, quote
 from .moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, ROUTES, STOCK_MOVES, WASTE_TO_FOUNDATION,
-                    Move, foundation_for, legal_moves, makes_progress, passes_left, rules)
+                    InvalidMoveError, Move, foundation_for, legal_moves, makes_progress, passes_left, rules)
 from .state import Position
 from .variants import rank_phrase
+
+
+MOST_PILES = 999  # pile numbers and counts have at most three digits in the notation (t999, t1>t2:999)
+
+
+def check_move(m: object) -> Move:
+    """``m`` itself if it is a well-formed ``Move``: a kind of move, and whole numbers (``int``) for the piles its
+    kind names (from 0) and the count, -1 for the piles it does not name. Else ``InvalidMoveError``, so that a
+    malformed Move (a count of 1.0, a kind 'bogus') never reaches the rules, a game's history or its save.
+
+    >>> check_move(Move("t>t", 0, 6))
+    Move('t>t', 0, 6)
+    >>> check_move(Move("t>t", 0, 6, 1.0))
+    Traceback (most recent call last):
+    solitaire.moves.InvalidMoveError: not a well-formed Move ('t>t', 0, 6, 1.0): its count must be a whole number (an int), got 1.0; write the move as text, such as 't1>t7'
+    """
+    if not isinstance(m, Move):
+        raise InvalidMoveError(f"expected a Move or a move's text, such as 't1>t7', got {quote(m)}")
+    problem = _malformed(*m)
+    if problem:
+        raise InvalidMoveError(f"not a well-formed Move {quote(tuple(m), 60)}: {problem}; write the move as text, "
+                               "such as 't1>t7'")
+    return m
+
+
+def _malformed(kind: object, source: object, target: object, count: object) -> str | None:
+    """What is wrong with a Move's fields, or None."""
+    if type(kind) is not str or (kind not in ROUTES and kind not in STOCK_MOVES):
+        return f"its kind must be one of {', '.join(sorted(STOCK_MOVES | set(ROUTES)))}, got {quote(kind)}"
+    named = ROUTES.get(kind, (None, None))
+    for field, value, names in (("source", source, named[0] in ("column", "foundation")),
+                                ("target", target, named[1] == "column"), ("count", count, True)):
+        if type(value) is not int:
+            return f"its {field} must be a whole number (an int), got {quote(value)}"
+        lowest, most = (1, MOST_PILES if kind == COLUMN_TO_COLUMN else 1) if field == "count" else (0, MOST_PILES - 1)
+        if names and not lowest <= value <= most:
+            allowed = f"be {most}" if lowest == most else f"be from {lowest} to {most}"
+            return f"its {field} must {allowed} for a {kind} move, got {quote(value)}"
+        if not names and value != -1:
+            return f"a {kind} move names no {field} pile: leave it -1, got {quote(value)}"
+    return None
 
 
 def explain_illegal(p: Position, m: Move) -> str | None:
@@ -23,7 +64,11 @@ def explain_illegal(p: Position, m: Move) -> str | None:
     >>> from solitaire import KLONDIKE, deal
     >>> explain_illegal(deal(KLONDIKE, 1), Move("t>t", 0, 8))  # t1>t9
     'there is no column 9: columns are t1 to t7'
+
+    Raises:
+        InvalidMoveError: for a Move that is not well formed (see ``check_move``).
     """
+    check_move(m)
     if m.kind in STOCK_MOVES:
         return _why_not_stock(p, m)
     why = _why_not_there(p, m)

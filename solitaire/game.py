@@ -10,10 +10,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .endgame import WON, Outcome, over_reason
-from .explain import explain_illegal
+from .explain import check_move, explain_illegal
 from .moves import IllegalMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
 from .variants import Variant, get_variant
+
+
+class LegalMoves(list):
+    """A list of legal moves whose ``in`` is False for a malformed Move (``Move("t>t", 0.0, 6)`` equals t1>t7).
+
+    >>> moves = LegalMoves([Move("t>t", 0, 6)])
+    >>> Move("t>t", 0, 6) in moves, Move("t>t", 0.0, 6) in moves, moves == [Move("t>t", 0, 6)]
+    (True, False, True)
+    """
+
+    def __contains__(self, move: object) -> bool:
+        try:
+            check_move(move)
+        except ValueError:
+            return False
+        return list.__contains__(self, move)
 
 
 class Game:
@@ -26,8 +42,8 @@ class Game:
     ([Move('draw')], 1)
 
     Raises:
-        ValueError: for an unknown variant, a seed that is not a whole number >= 0, or a position of
-            another variant.
+        ValueError: for an unknown variant, a seed that is not a whole number from 0 to 2**64 - 1, or a
+            position of another variant.
     """
 
     def __init__(self, variant: str | Variant = "klondike", seed: int = 0, *, position: Position | None = None):
@@ -54,12 +70,14 @@ class Game:
 
     # --- moves -------------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
-        """Every legal move now (``move in game.legal_moves()`` works).
+        """Every legal move now (``move in game.legal_moves()`` works; a malformed Move is in no such list).
 
         >>> Game("klondike", seed=1).legal_moves()
         [Move('t>t', 0, 6), Move('draw')]
+        >>> Move("t>t", 0.0, 6) in Game("klondike", seed=1).legal_moves()  # equal to t1>t7, but 0.0 is no column
+        False
         """
-        return list(self._legal_now())
+        return LegalMoves(self._legal_now())
 
     def _legal_now(self) -> list[Move]:
         if self._legal is None:
@@ -67,16 +85,16 @@ class Game:
         return self._legal
 
     def parse(self, move: Move | str) -> Move:
-        """A Move from its text (a Move passes through).
+        """A Move from its text (a well-formed Move passes through; see ``solitaire.explain.check_move``).
 
         >>> Game().parse("T3 > t7")
         Move('t>t', 2, 6)
 
         Raises:
-            InvalidMoveError: for text that is not a move.
+            InvalidMoveError: for text that is not a move, or a Move that is not well formed.
         """
         if isinstance(move, Move):
-            return move
+            return check_move(move)
         from .notation import move_from_text  # (notation loads only when a move is read from text)
         return move_from_text(move)
 
@@ -87,7 +105,7 @@ class Game:
         'you may recycle only when the stock is empty: draw the remaining cards first'
 
         Raises:
-            InvalidMoveError: for text that is not a move.
+            InvalidMoveError: for text that is not a move, or a Move that is not well formed.
         """
         m = self.parse(move)
         return None if m in self._legal_now() else explain_illegal(self.position, m) or "that move is not legal here"
@@ -103,7 +121,7 @@ class Game:
         solitaire.moves.IllegalMoveError: t2>t1 is illegal: 6♦ cannot go on the empty column 1: an empty column takes only a King
 
         Raises:
-            InvalidMoveError: for text that is not a move.
+            InvalidMoveError: for text that is not a move, or a Move that is not well formed (a count of 1.0).
             IllegalMoveError: for a move the rules refuse here, saying which rule it breaks.
         """
         m = self.parse(move)
@@ -260,13 +278,13 @@ class Game:
         Raises:
             PositionTextError: (a ValueError) for text that is not a saved game the rules could have made.
         """
-        from .notation import saved_game_from_json
-        saved = saved_game_from_json(text)
+        from .notation import read_saved_game
+        saved, positions = read_saved_game(text)  # every move is replayed and checked there, once
         game = cls.from_position(saved.start)
         game.seed = saved.seed
-        game.play_all(saved.moves + saved.redo)
-        for _ in saved.redo:
-            game.undo()
+        game._played = list(zip(saved.moves, positions))  # each move with the position before it
+        game._set(positions[len(saved.moves)])
+        game._undone = saved.redo[::-1]
         return game
 
     def to_pysol(self) -> str:

@@ -28,8 +28,9 @@ from .variants import VARIANTS, Variant, get_variant
 
 HEADER = "# solitaire position: piles list cards bottom first (top last); <card> is face down"
 MAX_POSITION_TEXT = 100_000  # characters: a position's text is about 1,000
-MAX_SAVED_GAME = 5_000_000  # characters: a saved game of 100,000 moves is about 1.2 MB
-MAX_MOVES = 200_000  # moves in a saved game (played and to redo)
+MAX_SAVED_GAME = 5_000_000  # characters: a saved game of 10,000 moves is about 0.16 MB
+MAX_MOVES = 10_000  # moves in a saved game, played and to redo together (benchmarks/bench_loading.py)
+BOM = "\ufeff"  # the byte-order mark some editors write at the start of a UTF-8 file: skipped by the readers
 # rule=value; \b starts a rule name only at the start of a word, so a long word without "=" is read once,
 # not once from each of its letters (which took quadratic time: 46 s for 20,000 digits)
 _SETTING = re.compile(r'\b(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
@@ -339,7 +340,7 @@ def _entries(text: str, limit: int, what: str) -> dict[str, tuple[int, str]]:
     if len(text) > limit:
         raise PositionTextError(f"{what} is at most {limit:,} characters long; this text has {len(text):,}")
     entries: dict[str, tuple[int, str]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix(BOM).splitlines(), 1):  # some editors begin a file with a BOM
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         name, colon, value = line.partition(":")
@@ -432,6 +433,18 @@ def saved_game_from_json(text: str) -> SavedGame:
         PositionTextError: for text that is not JSON or not a saved game, a start position that cannot be
             read, a variant or seed that does not match the start, or a move that cannot be played.
     """
+    return read_saved_game(text)[0]
+
+
+def read_saved_game(text: str) -> tuple[SavedGame, list[Position]]:
+    """``saved_game_from_json``, and the positions of its replay: before each move (played, then to redo), and
+    after the last, so that ``Game.from_json`` does not replay the game a second time.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> saved, positions = read_saved_game(saved_game_to_json(SavedGame(deal(KLONDIKE, 3), 3, [Move("draw")], [])))
+    >>> len(positions), len(positions[1].waste)
+    (2, 1)
+    """
     data = _json_object(text)
     start = position_from_text(data["start"])
     if data.get("variant") != json.loads(json.dumps(asdict(start.variant))):
@@ -444,8 +457,10 @@ def saved_game_from_json(text: str) -> SavedGame:
     if seed is not None and deal(start.variant, seed) != start:
         raise PositionTextError(f"seed {seed} does not deal the saved game's start position")
     moves, redo = _moves(data, "moves"), _moves(data, "redo")
-    _replay(start, moves + redo)
-    return SavedGame(start, seed, moves, redo)
+    if len(moves) + len(redo) > MAX_MOVES:
+        raise PositionTextError(f"a saved game holds at most {MAX_MOVES:,} moves (played and to redo together); this "
+                                f"one has {len(moves):,} + {len(redo):,}")
+    return SavedGame(start, seed, moves, redo), _replay(start, moves + redo)
 
 
 def _json_object(text: str) -> dict:
@@ -454,7 +469,7 @@ def _json_object(text: str) -> dict:
         raise PositionTextError(f"not a saved game: expected JSON text of at most {MAX_SAVED_GAME:,} characters, "
                                 f"got {size}")
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix(BOM if isinstance(text, str) else BOM.encode()))  # a BOM, as from an editor
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError, so is a number too long to read
         raise PositionTextError(f"not a saved game: {quote(str(e), 120)[1:-1]}") from None
     if not isinstance(data, dict) or data.get("format") != "solitaire-game" or data.get("version", 1) != 1:
@@ -473,14 +488,18 @@ def _moves(data: dict, key: str) -> list[Move]:
         raise PositionTextError(f'the saved game\'s "{key}" must be a list of at most {MAX_MOVES:,} moves such '
                                 f"as \"t3>t7\", got {quote(texts)}")
     try:
-        return [move_from_text(t) for t in texts]
+        known = {t: move_from_text(t) for t in set(texts)}  # a long game repeats a few hundred texts: read each once
+        return [known[t] for t in texts]
     except InvalidMoveError as e:
         raise PositionTextError(f'the saved game\'s "{key}": {e}') from None
 
 
-def _replay(p: Position, moves: list[Move]) -> None:
+def _replay(p: Position, moves: list[Move]) -> list[Position]:
+    positions = [p]
     for number, m in enumerate(moves, 1):
         if m not in legal_moves(p):
             reason = explain_illegal(p, m) or "that move is not legal here"
             raise PositionTextError(f"move {number} of the saved game ({m}) is illegal: {reason}")
         p = apply(p, m)
+        positions.append(p)
+    return positions

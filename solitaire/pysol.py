@@ -7,7 +7,7 @@ in ``<angle brackets>``, tens as ``T``. Two optional lines, ``Waste:`` (bottom f
 from __future__ import annotations
 
 from .cards import SUIT_LETTERS, Card, InvalidCardError, card, quote
-from .notation import MAX_POSITION_TEXT, PositionTextError, check_position, read_pile
+from .notation import BOM, MAX_POSITION_TEXT, PositionTextError, check_position, read_pile
 from .state import Position
 from .variants import STANDARD_RANKS, Variant, get_variant
 
@@ -42,7 +42,7 @@ def position_from_pysol(layout: str, variant: Variant | str) -> Position:
     piles: dict[str, list] = {"talon": [], "waste": [], "foundations": [() for _ in range(variant.foundations)]}
     seen: set[str] = set()
     columns: list[tuple[tuple[Card, ...], int]] = []
-    for number, line in enumerate(layout.strip().splitlines(), 1):
+    for number, line in enumerate(layout.removeprefix(BOM).strip().splitlines(), 1):
         head, colon, rest = line.partition(":")
         key = head.strip().lower() if colon else ""
         if key and key in seen:

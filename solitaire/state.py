@@ -76,12 +76,12 @@ class SplitMix64:
     (7, 7)
 
     Raises:
-        ValueError: unless the seed is a whole number >= 0.
+        ValueError: unless the seed is a whole number from 0 to 2**64 - 1.
     """
 
     def __init__(self, seed: int) -> None:
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"a seed must be a whole number >= 0, got {quote(seed)}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MASK:  # a save keeps 64 bits
+            raise ValueError(f"a seed must be a whole number from 0 to 2**64 - 1, got {quote(seed)}")
         self.state = seed & _MASK
 
     def next64(self) -> int:
@@ -126,7 +126,7 @@ def deal(variant: Variant, seed: int) -> Position:
     ['7♦', '6♦', '2♦', '2♣', 'K♥', 'J♠', '8♠']
 
     Raises:
-        ValueError: unless the seed is a whole number >= 0.
+        ValueError: unless the seed is a whole number from 0 to 2**64 - 1.
     """
     return deal_cards(variant, shuffled_deck(variant, seed))
 

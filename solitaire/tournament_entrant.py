@@ -191,7 +191,8 @@ def answer_for(strategy, obs, moves: list, use_rank: bool) -> tuple:
         return ("x",)
     if isinstance(choice, str):
         try:
-            choice = Move.from_text(choice)
+            from .notation import move_from_text
+            choice = move_from_text(choice)
         except ValueError as e:
             return ("f", "notamove", str(e)[:200])
     if not isinstance(choice, Move):

@@ -5,6 +5,7 @@ games of the kit (``KLONDIKE``, ``SOLIJOY``, ``ITALIAN``) and ``get_variant``, w
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 from .cards import RANK_NAMES, quote
@@ -150,7 +151,9 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_TYPES = {"str": (lambda x: isinstance(x, str), "text"), "int": (_whole, "a whole number"),  # check, in words
+_UNWRITABLE = re.compile(r"[\x00-\x1f\ud800-\udfff\ufffe\uffff]")  # neither UTF-8 (a lone surrogate) nor XML (SVG)
+_TYPES = {"str": (lambda x: isinstance(x, str) and not _UNWRITABLE.search(x),  # check, in words
+                  "text without control characters or lone surrogates"), "int": (_whole, "a whole number"),
           "bool": (lambda x: isinstance(x, bool), "True or False"), "None": (lambda x: x is None, "None"),
           "tuple[int, ...]": (lambda x: isinstance(x, tuple) and all(map(_whole, x)), "a tuple of whole numbers"),
           "tuple[str, ...]": (lambda x: isinstance(x, tuple) and all(isinstance(r, str) for r in x),

@@ -262,7 +262,8 @@ class PlayMixin(TableBase):
     @guarded
     def new_deal(self) -> None:
         """Deal the next seed of the same variant."""
-        self._set_game(Game(self.game.variant, (self.game.seed if self.game.seed is not None else -1) + 1))
+        following = (self.game.seed if self.game.seed is not None else -1) + 1
+        self._set_game(Game(self.game.variant, following % 2 ** 64))  # after the last seed, 2**64 - 1, comes 0
 
     @guarded
     def new_game(self, variant: str | Variant | None = None, seed: int | None = None) -> None:
