@@ -263,6 +263,8 @@ def class_results(exercises: pd.DataFrame, ax=None) -> Figure:
                 label="share right (Wilson 95% interval)")
     for yi, (k, n) in enumerate(zip(rows["right"], rows["students"])):
         ax.annotate(f"{k}/{n}", (1.02, yi), xycoords=("axes fraction", "data"), va="center", fontsize=SMALLEST_TEXT)
+    ax.annotate("right", (1.02, len(rows) - 0.4), xycoords=("axes fraction", "data"), va="bottom",
+                fontsize=SMALLEST_TEXT, style="italic")
     ax.set_yticks(y, rows["exercise"])
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlim(-0.02, 1.02)

@@ -21,10 +21,9 @@ import pytest
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
-if shutil.which("nbgrader") is None:
-    pytest.skip("nbgrader is not installed (pip install -e '.[teach]')", allow_module_level=True)
 
-from solitaire.course import BEGIN, END, check_calls, exercise_id  # noqa: E402
+from solitaire import cli  # noqa: E402
+from solitaire.course import BEGIN, END, check_calls, exercise_id, write_course  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ["01_cards", "02b_moves"]  # 01 shows a card table as a picture; both run in about 25 s
@@ -66,6 +65,8 @@ def hand_in(course: Path, assignment: str, student: str) -> None:
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("nbgrader") is None:
+        pytest.skip("nbgrader is not installed (pip install -e '.[teach]')")
     course = tmp_path_factory.mktemp("class") / "course"
     started = time.perf_counter()
     run([sys.executable, "-m", "solitaire", "nbgrader", str(course)], ROOT)
@@ -185,3 +186,89 @@ def test_the_class_report_reads_the_export(course: Path, tmp_path: Path) -> None
     assert (report.students.loc["one_wrong", WRONG[0]], report.students.loc["one_wrong", "points"]) == (
         "✘", report.students.loc["one_wrong", "of"] - 1)
     assert exercise_id("01-red_cards") == "01.red_cards"
+
+
+# --- the generator alone, on lessons of one's own (no nbgrader needed) ---------------------------------------
+
+def _lesson(folder: Path, cells: list[tuple[str, str, list[str]]]) -> Path:
+    nb = nbformat.v4.new_notebook()
+    for kind, source, tags in cells:
+        cell = nbformat.v4.new_code_cell(source) if kind == "code" else nbformat.v4.new_markdown_cell(source)
+        if tags:
+            cell.metadata["tags"] = tags
+        nb.cells.append(cell)
+    folder.mkdir(exist_ok=True)
+    nbformat.write(nb, folder / "01_mine.ipynb")
+    return folder
+
+
+def test_a_lesson_of_ones_own_becomes_an_assignment(tmp_path: Path) -> None:
+    lessons = _lesson(tmp_path / "lessons", [
+        ("markdown", "# 01 · Mine", []),
+        ("code", "from solitaire.lessons import check, show_source\nfrom solitaire import moves\n"
+                 "deal_text = open('deal.txt').read()", []),
+        ("code", 'def draw(p):\n    """The position after a draw."""\n    return moves._draw(p)', ["solution"]),
+        ("code", 'check("02b.apply_draw", draw)', []),
+        ("code", "show_source(moves._draw)\nshow_source(moves.apply)", []),
+    ])
+    (lessons / "deal.txt").write_text("a deal", encoding="utf-8")
+    (tmp_path / "points.json").write_text('{"02b.apply_draw": 2}', encoding="utf-8")
+    assert write_course(tmp_path / "course", lessons, tmp_path / "points.json") == {"01_mine": ["02b.apply_draw"]}
+    folder = tmp_path / "course" / "source" / "01_mine"
+    assert (folder / "deal.txt").read_text(encoding="utf-8") == "a deal"
+    cells = nbformat.read(folder / "01_mine.ipynb", as_version=4).cells
+    assert [c.metadata.get("nbgrader", {}).get("grade_id") for c in cells] == [
+        None, None, "02b-apply_draw-answer", None, "02b-apply_draw", None]
+    solution, test = cells[2], cells[4]
+    assert solution.source.startswith("def draw(p):") and "raise NotImplementedError\n" + BEGIN in solution.source
+    assert test.metadata["nbgrader"]["points"] == 2 and test.metadata["nbgrader"]["locked"]
+    assert "assert check('02b.apply_draw', draw, quiet=True)" in test.source and "2 points" in test.source
+    assert cells[5].source == 'show_source(moves._draw, after="02b.apply_draw")\nshow_source(moves.apply)'
+
+
+def test_a_solution_without_its_check_is_refused(tmp_path: Path) -> None:
+    lessons = _lesson(tmp_path / "lessons", [("code", "x = 1", ["solution"]), ("code", "print(x)", [])])
+    with pytest.raises(ValueError, match="has no check"):
+        write_course(tmp_path / "course", lessons)
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:
+    try:
+        code = cli.main(args)
+    except SystemExit as e:
+        code = e.code
+    return code, capsys.readouterr().err
+
+
+def test_bad_arguments_get_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "bad.json").write_text('{"99.nothing": 1}', encoding="utf-8")
+    (tmp_path / "zero.json").write_text('{"02b.apply_draw": 0}', encoding="utf-8")
+    nbgrader_csv = tmp_path / "nbgrader.csv"
+    nbgrader_csv.write_text("assignment,student_id,raw_score,score,max_score\n02b_moves,ana,1,1,2\n", encoding="utf-8")
+    cases = [
+        (["nbgrader", str(tmp_path / "full")], "is not empty: give a new or empty folder, or --force"),
+        (["nbgrader", str(tmp_path / "c1"), "--points", str(tmp_path / "bad.json")], "no exercise of the lessons"),
+        (["nbgrader", str(tmp_path / "c2"), "--points", str(tmp_path / "zero.json")], "a number above 0"),
+        (["nbgrader", str(tmp_path / "c3"), "--points", str(tmp_path / "none.json")], "cannot read the points file"),
+        (["nbgrader", str(tmp_path / "c4"), "--lessons", str(tmp_path / "nowhere")], "no lessons folder"),
+        (["nbgrader"], "the following arguments are required: COURSE_DIR"),
+        (["class-report", str(tmp_path / "none.csv")], "there is no file"),
+        (["class-report", str(nbgrader_csv)], "one row per assignment (nbgrader's own export)"),
+        (["class-report", str(nbgrader_csv), "--out", str(tmp_path)], "is a folder"),
+    ]
+    for args, said in cases:
+        code, err = _cli(args, capsys)
+        errors = [line for line in err.splitlines() if "error:" in line]  # argparse's usage lines aside
+        assert code == 2 and len(errors) == 1 and said in errors[0], (args, code, err)
+    assert (tmp_path / "full" / "notes.txt").read_text(encoding="utf-8") == "mine"  # nothing written over
+    assert not (tmp_path / "c1").exists()
+
+
+def test_force_rewrites_the_source_and_keeps_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    course = tmp_path / "course"
+    (course / "submitted" / "ana").mkdir(parents=True)
+    assert _cli(["nbgrader", str(course), "--force"], capsys)[0] == 0
+    assert (course / "submitted" / "ana").is_dir() and (course / "source" / "02b_moves" / "02b_moves.ipynb").is_file()
+    assert json.loads((course / "points.json").read_text(encoding="utf-8"))["02b.apply_draw"] == 1
