@@ -77,7 +77,13 @@ def exercise_summary(grades: pd.DataFrame, z: float = 1.96) -> pd.DataFrame:
 
 
 def student_table(grades: pd.DataFrame) -> pd.DataFrame:
-    """One row per student: ✔ or ✘ per exercise (– when not handed in), then points and the most points."""
+    """One row per student: ✔ or ✘ per exercise (– when not handed in), then points and the most points.
+
+    >>> g = read_grades(pd.DataFrame({"assignment": "a", "exercise": ["a.x", "a.y"], "student_id": "s1",
+    ...     "score": [1, 0], "max_score": 1, "submitted": True}))
+    >>> [str(x) for x in student_table(g).loc["s1"]]
+    ['✔', '✘', '1.0', '2.0']
+    """
     marks = grades.assign(mark=grades["right"].map({True: "✔", False: "✘"}).where(grades["submitted"].astype(bool),
                                                                                    "–"))
     order = list(dict.fromkeys(grades["exercise"]))
@@ -95,6 +101,9 @@ class ClassReport:
     exercises: pd.DataFrame
     students: pd.DataFrame
     figure: Any = None
+
+    def _repr_html_(self) -> str:  # a notebook shows both tables (the figure shows itself)
+        return self.exercises.to_html(index=False, float_format="{:.2f}".format) + self.students.to_html()
 
     def text(self) -> str:
         """Both tables as plain text, for a terminal."""

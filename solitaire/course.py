@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import functools
 import json
 import re
 import shutil
@@ -105,7 +106,12 @@ def exercises(nb: dict, name: str = "the notebook") -> list[Exercise]:
 
 
 def lesson_notebooks(lessons: Path) -> dict[Path, list[Exercise]]:
-    """Every notebook of the folder ``lessons`` that has exercises, with them, in name order."""
+    """Every notebook of the folder ``lessons`` that has exercises, with them, in name order.
+
+    >>> found = lesson_notebooks(default_lessons())
+    >>> "02b.waste_moves" in [e.check_id for e in found[default_lessons() / "02b_moves.ipynb"]]
+    True
+    """
     found = {}
     for path in sorted(lessons.glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
@@ -115,14 +121,19 @@ def lesson_notebooks(lessons: Path) -> dict[Path, list[Exercise]]:
 
 
 def _stub(source: str, later: str) -> str:
-    """The student's stub for a solution cell (the rule of scripts/make_student_version.py)."""
+    """The student's stub for a solution cell: the rule of scripts/make_student_version.py, the one home of stubs."""
+    return _stub_writer()(source, set(re.findall(r"[A-Za-z_]\w*", later)))
+
+
+@functools.lru_cache(maxsize=1)
+def _stub_writer() -> Any:
     import importlib.util
     script = Path(__file__).resolve().parent.parent / "scripts" / "make_student_version.py"
     if script.is_file():
         spec = importlib.util.spec_from_file_location("make_student_version", script)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        return module.stub_for(source, set(re.findall(r"[A-Za-z_]\w*", later)))
+        return module.stub_for
     raise ValueError(f"cannot find {script}, which writes the students' stubs: make the course from a clone of "
                      "the kit (pip install -e .)")
 
@@ -139,7 +150,11 @@ def grade_id(check_id: str) -> str:
 
 
 def exercise_id(grade: str) -> str:
-    """The check id of an nbgrader test cell's id (``grade_id`` undone)."""
+    """The check id of an nbgrader test cell's id (``grade_id`` undone).
+
+    >>> exercise_id(grade_id("06b.sign_test"))
+    '06b.sign_test'
+    """
     return grade.replace("-", ".")
 
 
@@ -244,7 +259,11 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
 
 
 def read_points(path: Path | None, known: list[str]) -> dict[str, float]:
-    """Points per exercise: ``DEFAULT_POINTS`` each, changed by a JSON file such as ``{"02b.waste_moves": 2}``."""
+    """Points per exercise: ``DEFAULT_POINTS`` each, changed by a JSON file such as ``{"02b.waste_moves": 2}``.
+
+    >>> read_points(None, ["01.red_cards", "01.first_card"])
+    {'01.red_cards': 1.0, '01.first_card': 1.0}
+    """
     points = {k: float(DEFAULT_POINTS) for k in known}
     if path is None:
         return points
@@ -357,7 +376,11 @@ def _needed_files(nb: dict, lessons: Path) -> list[Path]:
 
 
 def default_lessons() -> Path:
-    """The kit's own lessons: the notebooks folder beside the package (a clone of the kit)."""
+    """The kit's own lessons: the notebooks folder beside the package (a clone of the kit).
+
+    >>> default_lessons().name
+    'notebooks'
+    """
     return Path(__file__).resolve().parent.parent / "notebooks"
 
 
