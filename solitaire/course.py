@@ -9,9 +9,10 @@ Every lesson notebook with exercises (code cells tagged ``solution``, each follo
 - after the exercise's check cell comes a locked, autograded test cell, ``assert check("<id>", answer,
   quiet=True)``: it passes exactly when the kit's check says right, so the grade and the student's feedback
   cannot disagree. It is tagged ``raises-exception``, so Run All goes on past a wrong answer;
-- a ``show_source(kit_function)`` that prints the kit's own version of an exercise's function (its name is the
-  student's function's, give or take a leading ``_`` or ``my_``) gets ``after="<id>"``: it shows once the
-  check has said right.
+- the kit's own version of an exercise's answer gets ``after="<id>"``, so it shows once the check has said right:
+  a ``show_source(f)`` whose ``f`` has the student's function's name (give or take a leading ``_`` or ``my_``),
+  and the first ``show_source`` of the code cell right after the check when the prose between speaks of the
+  kit's version ("The kit's waste moves", "The kit has the same search"). A lesson's own ``after=`` is kept.
 
 The course's ``nbgrader_config.py`` exports one row per student and exercise (``write_exercise_grades``), which
 ``python -m solitaire class-report grades.csv`` draws. This module imports nbformat only; nbgrader is imported
@@ -180,29 +181,50 @@ def _plain(name: str) -> str:
     return name[3:] if name.startswith("my_") else name
 
 
-def gate_kit_answers(source: str, answers: dict[str, str]) -> str:
+def gate_kit_answers(source: str, answers: dict[str, str], first: str | None = None) -> str:
     """Add ``after="<id>"`` to each ``show_source(f)`` whose ``f`` is the kit's version of an exercise's function
-    (``answers``: the plain function name to its check id), so it shows only once that check said right.
+    (``answers``: the plain function name to its check id), and with ``first`` (a check id) to the cell's first
+    ``show_source``: the kit's own version shown right after an exercise. Each then shows only once that check
+    said right.
 
     >>> gate_kit_answers("show_source(moves._draw)\\nshow_source(moves.apply)", {"draw": "02b.apply_draw"})
     'show_source(moves._draw, after="02b.apply_draw")\\nshow_source(moves.apply)'
+    >>> gate_kit_answers('show_source(depth_first, "visited")', {}, first="07.dfs")
+    'show_source(depth_first, "visited", after="07.dfs")'
     """
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return source
+    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "show_source"
+                    and node.args and not any(k.arg == "after" for k in node.keywords)),
+                   key=lambda node: (node.lineno, node.col_offset))
+    edits = {}
+    for i, node in enumerate(calls):
+        shown = _name(node.args[0])
+        check_id = answers.get(_plain(shown)) if shown else None
+        if check_id or (i == 0 and first):
+            edits[(node.end_lineno - 1, node.end_col_offset - 1)] = check_id or first
     lines = source.splitlines(keepends=True)
-    edits = []
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and _name(node.func) == "show_source" and node.args
-                and not any(k.arg == "after" for k in node.keywords)):
-            shown = _name(node.args[0])
-            if shown and _plain(shown) in answers:
-                edits.append((node.end_lineno - 1, node.end_col_offset - 1, answers[_plain(shown)]))
-    for line, col, check_id in sorted(edits, reverse=True):  # from the end, so earlier offsets stay right
+    for (line, col), check_id in sorted(edits.items(), reverse=True):  # from the end: earlier offsets stay right
         text = lines[line].encode()  # ast's offsets count bytes
         lines[line] = (text[:col] + f', after="{check_id}"'.encode() + text[col:]).decode()
     return "".join(lines)
+
+
+KIT_VERSION = re.compile(r"\bthe kit(?:'s| has)\b", re.IGNORECASE)  # "The kit's version ...", "The kit has the same"
+
+
+def _shown_after(cells: list[dict], found: list[Exercise]) -> dict[int, str]:
+    """The code cell right after an exercise's check whose prose before it speaks of the kit's version ("The kit's
+    waste moves", "The kit has the same search"): where a lesson shows the kit's own answer, to its check id."""
+    shown = {}
+    for e in found:
+        nxt = next((j for j in range(e.check_cell + 1, len(cells)) if cells[j]["cell_type"] == "code"), None)
+        prose = "".join(_source(c) for c in cells[e.check_cell + 1:nxt])
+        if nxt is not None and "show_source(" in _source(cells[nxt]) and KIT_VERSION.search(prose):
+            shown[nxt] = e.check_id
+    return shown
 
 
 def _answers(nb: dict, found: list[Exercise]) -> dict[str, str]:
@@ -225,6 +247,7 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
     out = json.loads(json.dumps(nb))
     cells = out["cells"]
     answers = _answers(out, found)
+    shown_after = _shown_after(cells, found)
     test_after = {e.check_cell: e for e in found}
     by_solution = {e.solution_cell: e for e in found}
     new_cells = []
@@ -242,7 +265,7 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
             if tags:
                 cell["metadata"]["tags"] = tags
         elif cell["cell_type"] == "code":
-            cell["source"] = gate_kit_answers(_source(cell), answers)
+            cell["source"] = gate_kit_answers(_source(cell), answers, first=shown_after.get(i))
         new_cells.append(cell)
         if i in test_after:
             e = test_after[i]

@@ -209,6 +209,8 @@ def test_a_lesson_of_ones_own_becomes_an_assignment(tmp_path: Path) -> None:
                  "deal_text = open('deal.txt').read()", []),
         ("code", 'def draw(p):\n    """The position after a draw."""\n    return moves._draw(p)', ["solution"]),
         ("code", 'check("02b.apply_draw", draw)', []),
+        ("markdown", "The kit's version comes with the recycle:", []),
+        ("code", "show_source(moves._recycle)\nshow_source(moves._flip)", []),
         ("code", "show_source(moves._draw)\nshow_source(moves.apply)", []),
     ])
     (lessons / "deal.txt").write_text("a deal", encoding="utf-8")
@@ -218,12 +220,14 @@ def test_a_lesson_of_ones_own_becomes_an_assignment(tmp_path: Path) -> None:
     assert (folder / "deal.txt").read_text(encoding="utf-8") == "a deal"
     cells = nbformat.read(folder / "01_mine.ipynb", as_version=4).cells
     assert [c.metadata.get("nbgrader", {}).get("grade_id") for c in cells] == [
-        None, None, "02b-apply_draw-answer", None, "02b-apply_draw", None]
+        None, None, "02b-apply_draw-answer", None, "02b-apply_draw", None, None, None]
     solution, test = cells[2], cells[4]
     assert solution.source.startswith("def draw(p):") and "raise NotImplementedError\n" + BEGIN in solution.source
     assert test.metadata["nbgrader"]["points"] == 2 and test.metadata["nbgrader"]["locked"]
     assert "assert check('02b.apply_draw', draw, quiet=True)" in test.source and "2 points" in test.source
-    assert cells[5].source == 'show_source(moves._draw, after="02b.apply_draw")\nshow_source(moves.apply)'
+    # cell 6 follows the check and "The kit's version": its first show_source waits; in cell 7 the name does
+    assert cells[6].source == 'show_source(moves._recycle, after="02b.apply_draw")\nshow_source(moves._flip)'
+    assert cells[7].source == 'show_source(moves._draw, after="02b.apply_draw")\nshow_source(moves.apply)'
 
 
 def test_a_solution_without_its_check_is_refused(tmp_path: Path) -> None:
