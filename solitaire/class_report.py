@@ -42,7 +42,8 @@ def read_grades(grades: Any) -> pd.DataFrame:
     missing = [c for c in GRADE_COLUMNS if c not in df.columns]
     if missing and "raw_score" in df.columns:
         raise ValueError(f"{name} has one row per assignment (nbgrader's own export), not per exercise: run nbgrader "
-                         "export in a course made by python -m solitaire nbgrader, whose config writes one per exercise")
+                         "export in a course made by python -m solitaire nbgrader, whose config writes one per "
+                         "exercise")
     if missing:
         raise ValueError(f"{name} has no column {', '.join(missing)}: give the grades.csv that nbgrader export wrote "
                          "in a course made by python -m solitaire nbgrader")
@@ -63,8 +64,8 @@ def exercise_summary(grades: pd.DataFrame, z: float = 1.96) -> pd.DataFrame:
 
     >>> g = read_grades(pd.DataFrame({"assignment": "a", "exercise": ["a.x", "a.x", "a.y", "a.y"],
     ...     "student_id": ["s1", "s2", "s1", "s2"], "score": [1, 0, 1, 1], "max_score": 1, "submitted": True}))
-    >>> exercise_summary(g)[["exercise", "students", "right", "share"]].to_dict("records")
-    [{'exercise': 'a.x', 'students': 2, 'right': 1, 'share': 0.5}, {'exercise': 'a.y', 'students': 2, 'right': 2, 'share': 1.0}]
+    >>> exercise_summary(g)[["exercise", "students", "right", "share"]].values.tolist()
+    [['a.x', 2, 1, 0.5], ['a.y', 2, 2, 1.0]]
     """
     rows = []
     for (assignment, exercise), part in grades.groupby(["assignment", "exercise"], sort=False):

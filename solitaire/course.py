@@ -273,7 +273,8 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
             source = (f"# Autograded, {worth:g} point{'s' * (worth != 1)}: passes exactly when the check above says "
                       f"right.\nassert check({e.check_id!r}, {e.answer}, quiet=True), "
                       f"\"not right yet: the check above says why\"")
-            test = _code_cell(source, {"nbgrader": _nbgrader(grade_id(e.check_id), grade=True, points=worth), "tags": [TEST_TAG]})
+            meta = {"nbgrader": _nbgrader(grade_id(e.check_id), grade=True, points=worth), "tags": [TEST_TAG]}
+            test = _code_cell(source, meta)
             test["id"] = "autograded-" + grade_id(e.check_id)[:50]
             new_cells.append(test)
     out["cells"] = new_cells
@@ -371,7 +372,8 @@ def write_exercise_grades(gradebook: Any, dest: str, students: list | None = Non
                             score, submitted = grade.score or 0.0, True
                         except MissingEntry:
                             score, submitted = 0.0, False
-                        out.writerow([assignment.name, exercise_id(cell.name), student.id, score, cell.max_score, submitted])
+                        out.writerow([assignment.name, exercise_id(cell.name), student.id, score, cell.max_score,
+                                      submitted])
                         rows += 1
     return rows
 
@@ -419,7 +421,8 @@ def write_course(course: Path, lessons: Path | None = None, points_file: Path | 
         raise ValueError(f"{str(course)!r} is not empty: give a new or empty folder, or --force to rewrite its config "
                          "and source/ (the gradebook and submissions are kept)")
     if not lessons.is_dir():
-        raise ValueError(f"no lessons folder at {str(lessons)!r}: give --lessons DIR, the folder of the lesson notebooks")
+        raise ValueError(f"no lessons folder at {str(lessons)!r}: give --lessons DIR, the folder of the lesson "
+                         "notebooks")
     found = lesson_notebooks(lessons)
     if not found:
         raise ValueError(f"no lesson in {str(lessons)!r} has exercises (code cells tagged 'solution' followed by "
