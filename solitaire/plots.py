@@ -302,4 +302,32 @@ def tournament_ranking(board, ax=None) -> Figure:
     return fig
 
 
-__all__ += ["tournament_ranking"]
+@_projector
+def class_results(exercises: pd.DataFrame, ax=None) -> Figure:
+    """The share of the class right per exercise, with Wilson 95% whiskers, hardest at the top
+    (``solitaire.class_report.exercise_summary``); each row says how many of how many got it right."""
+    _require(exercises, ["exercise", "students", "right", "share", "low", "high"], "class_results")
+    rows = exercises.reset_index(drop=True)
+    rows = rows.iloc[sorted(range(len(rows)), key=lambda i: (rows["share"][i], i), reverse=True)]
+    fig, ax = _figure(ax, (MAX_WIDTH, 1.4 + 0.42 * len(rows)))
+    y = np.arange(len(rows))
+    share = rows["share"].to_numpy(float)
+    err = np.vstack([share - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - share])
+    ax.errorbar(share, y, xerr=err, linestyle="none", capsize=4, markersize=8, color=OKABE_ITO[3], marker="o",
+                label="share right (Wilson 95% interval)")
+    for yi, (k, n) in enumerate(zip(rows["right"], rows["students"])):
+        ax.annotate(f"{k}/{n}", (1.02, yi), xycoords=("axes fraction", "data"), va="center", fontsize=SMALLEST_TEXT)
+    ax.annotate("right", (1.02, len(rows) - 0.4), xycoords=("axes fraction", "data"), va="bottom",
+                fontsize=SMALLEST_TEXT, style="italic")
+    ax.set_yticks(y, rows["exercise"])
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.set_xlim(-0.02, 1.02)
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.set_xlabel("share of the class right (all the exercise's points)")
+    students = int(rows["students"].max()) if len(rows) else 0
+    ax.set_title(f"Which exercises were hardest? ({students} students; hardest at the top)")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+__all__ += ["tournament_ranking", "class_results"]

@@ -1,0 +1,447 @@
+"""An nbgrader course made from the lessons: ``python -m solitaire nbgrader COURSE_DIR``.
+
+Every lesson notebook with exercises (code cells tagged ``solution``, each followed by a cell that calls
+``check("<id>", answer)``) becomes ``COURSE_DIR/source/<stem>/<stem>.ipynb``:
+
+- a solution cell becomes an nbgrader solution cell: the student's stub (as ``scripts/make_student_version.py``
+  writes it, so the release runs top to bottom) and then the teacher's answer between ``### BEGIN SOLUTION`` and
+  ``### END SOLUTION``, which ``nbgrader generate_assignment`` removes;
+- after the exercise's check cell comes a locked, autograded test cell, ``assert check("<id>", answer,
+  quiet=True)``: it passes exactly when the kit's check says right, so the grade and the student's feedback
+  cannot disagree. It is tagged ``raises-exception``, so Run All goes on past a wrong answer;
+- the kit's own version of an exercise's answer gets ``after="<id>"``, so it shows once the check has said right:
+  a ``show_source(f)`` whose ``f`` has the student's function's name (give or take a leading ``_`` or ``my_``),
+  and the first ``show_source`` of the code cell right after the check when the prose between speaks of the
+  kit's version ("The kit's waste moves", "The kit has the same search"). A lesson's own ``after=`` is kept.
+
+The course's ``nbgrader_config.py`` exports one row per student and exercise (``write_exercise_grades``), which
+``python -m solitaire class-report grades.csv`` draws. This module imports nbformat only; nbgrader is imported
+by nbgrader itself, through the course's config.
+"""
+from __future__ import annotations
+
+import ast
+import csv
+import functools
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SOLUTION_TAG = "solution"
+TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a cell with this tag
+STUB_MARK = "# your code here"
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+DEFAULT_POINTS = 1
+GRADE_COLUMNS = ["assignment", "exercise", "student_id", "score", "max_score", "submitted"]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise of a lesson: its check id, the solution cell, the check cell and the answer's expression."""
+
+    check_id: str
+    solution_cell: int
+    check_cell: int
+    answer: str
+
+
+def check_calls(source: str) -> list[tuple[str, str]]:
+    """The ``check("<id>", answer)`` calls of a cell, as (id, the answer's source); none if it does not parse.
+
+    >>> check_calls('check("02b.apply_draw", draw)\\nprint(1)')
+    [('02b.apply_draw', 'draw')]
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    calls = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "check"
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            answer = ast.get_source_segment(source, node.args[1]) if len(node.args) > 1 else "..."
+            calls.append((node.args[0].value, answer))
+    return sorted(calls, key=lambda c: source.find(c[0]))
+
+
+def _is_solution(cell: dict) -> bool:
+    return cell["cell_type"] == "code" and SOLUTION_TAG in cell.get("metadata", {}).get("tags", [])
+
+
+def _source(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def exercises(nb: dict, name: str = "the notebook") -> list[Exercise]:
+    """The exercises of a lesson: each solution cell with the first ``check`` call after it.
+
+    >>> nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "x = 1"},
+    ...                 {"cell_type": "code", "metadata": {}, "source": 'check("01.x", x)'}]}
+    >>> exercises(nb)
+    [Exercise(check_id='01.x', solution_cell=0, check_cell=1, answer='x')]
+    """
+    cells = nb["cells"]
+    found = []
+    for i, cell in enumerate(cells):
+        if not _is_solution(cell):
+            continue
+        for j in range(i + 1, len(cells)):
+            if _is_solution(cells[j]):
+                break
+            calls = check_calls(_source(cells[j])) if cells[j]["cell_type"] == "code" else []
+            if calls:
+                found.append(Exercise(calls[0][0], i, j, calls[0][1]))
+                break
+        else:
+            raise ValueError(f"{name}: the solution cell {i} has no check(\"<id>\", answer) cell after it: add one, "
+                             "or remove its 'solution' tag")
+    ids = [e.check_id for e in found]
+    twice = sorted({x for x in ids if ids.count(x) > 1})
+    if twice:
+        raise ValueError(f"{name}: the exercise {twice[0]!r} is checked after two solution cells: give each its own id")
+    return found
+
+
+def lesson_notebooks(lessons: Path) -> dict[Path, list[Exercise]]:
+    """Every notebook of the folder ``lessons`` that has exercises, with them, in name order.
+
+    >>> found = lesson_notebooks(default_lessons())
+    >>> "02b.waste_moves" in [e.check_id for e in found[default_lessons() / "02b_moves.ipynb"]]
+    True
+    """
+    found = {}
+    for path in sorted(lessons.glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        if any(_is_solution(c) for c in nb["cells"]):
+            found[path] = exercises(nb, path.name)
+    return found
+
+
+def _stub(source: str, later: str) -> str:
+    """The student's stub for a solution cell: the rule of scripts/make_student_version.py, the one home of stubs."""
+    return _stub_writer()(source, set(re.findall(r"[A-Za-z_]\w*", later)))
+
+
+@functools.lru_cache(maxsize=1)
+def _stub_writer() -> Any:
+    import importlib.util
+    script = Path(__file__).resolve().parent.parent / "scripts" / "make_student_version.py"
+    if script.is_file():
+        spec = importlib.util.spec_from_file_location("make_student_version", script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.stub_for
+    raise ValueError(f"cannot find {script}, which writes the students' stubs: make the course from a clone of "
+                     "the kit (pip install -e .)")
+
+
+def grade_id(check_id: str) -> str:
+    """nbgrader's id for an exercise's test cell: ids allow letters, digits, ``_`` and ``-``, so ``.`` becomes ``-``.
+
+    >>> grade_id("02b.waste_moves"), exercise_id("02b-waste_moves")
+    ('02b-waste_moves', '02b.waste_moves')
+    """
+    if not re.fullmatch(r"[A-Za-z0-9_.]+", check_id):
+        raise ValueError(f"the exercise id {check_id!r} cannot be an nbgrader id: use letters, digits, _ and . only")
+    return check_id.replace(".", "-")
+
+
+def exercise_id(grade: str) -> str:
+    """The check id of an nbgrader test cell's id (``grade_id`` undone).
+
+    >>> exercise_id(grade_id("06b.sign_test"))
+    '06b.sign_test'
+    """
+    return grade.replace("-", ".")
+
+
+def _nbgrader(grade_id: str, *, solution: bool = False, grade: bool = False, points: float | None = None) -> dict:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": not solution, "schema_version": 3, "solution": solution}
+    if grade:
+        meta["points"] = points
+    return meta
+
+
+def _code_cell(source: str, metadata: dict) -> dict:
+    return {"cell_type": "code", "execution_count": None, "metadata": metadata, "outputs": [], "source": source}
+
+
+def _name(node: ast.expr) -> str | None:
+    """The last name of ``moves._waste_moves`` or ``wilson``."""
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+
+
+def _plain(name: str) -> str:
+    """A function's name without a leading ``_`` or ``my_``: the kit's ``_draw`` and the student's ``draw`` meet."""
+    name = name.lstrip("_")
+    return name[3:] if name.startswith("my_") else name
+
+
+def gate_kit_answers(source: str, answers: dict[str, str], first: str | None = None) -> str:
+    """Add ``after="<id>"`` to each ``show_source(f)`` whose ``f`` is the kit's version of an exercise's function
+    (``answers``: the plain function name to its check id), and with ``first`` (a check id) to the cell's first
+    ``show_source``: the kit's own version shown right after an exercise. Each then shows only once that check
+    said right.
+
+    >>> gate_kit_answers("show_source(moves._draw)\\nshow_source(moves.apply)", {"draw": "02b.apply_draw"})
+    'show_source(moves._draw, after="02b.apply_draw")\\nshow_source(moves.apply)'
+    >>> gate_kit_answers('show_source(depth_first, "visited")', {}, first="07.dfs")
+    'show_source(depth_first, "visited", after="07.dfs")'
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call) and _name(node.func) == "show_source"
+                    and node.args and not any(k.arg == "after" for k in node.keywords)),
+                   key=lambda node: (node.lineno, node.col_offset))
+    edits = {}
+    for i, node in enumerate(calls):
+        shown = _name(node.args[0])
+        check_id = answers.get(_plain(shown)) if shown else None
+        if check_id or (i == 0 and first):
+            edits[(node.end_lineno - 1, node.end_col_offset - 1)] = check_id or first
+    lines = source.splitlines(keepends=True)
+    for (line, col), check_id in sorted(edits.items(), reverse=True):  # from the end: earlier offsets stay right
+        text = lines[line].encode()  # ast's offsets count bytes
+        lines[line] = (text[:col] + f', after="{check_id}"'.encode() + text[col:]).decode()
+    return "".join(lines)
+
+
+KIT_VERSION = re.compile(r"\bthe kit(?:'s| has)\b", re.IGNORECASE)  # "The kit's version ...", "The kit has the same"
+
+
+def _shown_after(cells: list[dict], found: list[Exercise]) -> dict[int, str]:
+    """The code cell right after an exercise's check whose prose before it speaks of the kit's version ("The kit's
+    waste moves", "The kit has the same search"): where a lesson shows the kit's own answer, to its check id."""
+    shown = {}
+    for e in found:
+        nxt = next((j for j in range(e.check_cell + 1, len(cells)) if cells[j]["cell_type"] == "code"), None)
+        prose = "".join(_source(c) for c in cells[e.check_cell + 1:nxt])
+        if nxt is not None and "show_source(" in _source(cells[nxt]) and KIT_VERSION.search(prose):
+            shown[nxt] = e.check_id
+    return shown
+
+
+def _answers(nb: dict, found: list[Exercise]) -> dict[str, str]:
+    """The plain names of the functions the exercises ask for, to their check ids."""
+    names = {}
+    for e in found:
+        try:
+            tree = ast.parse(_source(nb["cells"][e.solution_cell]))
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == e.answer:
+                names[_plain(node.name)] = e.check_id
+    return names
+
+
+def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -> dict:
+    """The nbgrader source notebook of a lesson (the input is not changed): solution cells with their stubs
+    and solution markers, a locked autograded test cell after each check, the kit's answers gated."""
+    out = json.loads(json.dumps(nb))
+    cells = out["cells"]
+    answers = _answers(out, found)
+    shown_after = _shown_after(cells, found)
+    test_after = {e.check_cell: e for e in found}
+    by_solution = {e.solution_cell: e for e in found}
+    new_cells = []
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+            cell.get("metadata", {}).pop("execution", None)
+        if i in by_solution:
+            e = by_solution[i]
+            later = "\n".join(_source(c) for c in cells[i + 1:] if c["cell_type"] == "code" and not _is_solution(c))
+            solution = _source(cell).rstrip("\n")
+            cell["source"] = f"{_stub(solution, later).rstrip()}\n{BEGIN}\n{solution}\n{END}"
+            cell["metadata"]["nbgrader"] = _nbgrader(grade_id(e.check_id) + "-answer", solution=True)
+            tags = [t for t in cell["metadata"].pop("tags", []) if t != SOLUTION_TAG]  # nbgrader's metadata says it
+            if tags:
+                cell["metadata"]["tags"] = tags
+        elif cell["cell_type"] == "code":
+            cell["source"] = gate_kit_answers(_source(cell), answers, first=shown_after.get(i))
+        new_cells.append(cell)
+        if i in test_after:
+            e = test_after[i]
+            worth = points[e.check_id]
+            source = (f"# Autograded, {worth:g} point{'s' * (worth != 1)}: passes exactly when the check above says "
+                      f"right.\nassert check({e.check_id!r}, {e.answer}, quiet=True), "
+                      f"\"not right yet: the check above says why\"")
+            meta = {"nbgrader": _nbgrader(grade_id(e.check_id), grade=True, points=worth), "tags": [TEST_TAG]}
+            test = _code_cell(source, meta)
+            test["id"] = "autograded-" + grade_id(e.check_id)[:50]
+            new_cells.append(test)
+    out["cells"] = new_cells
+    out.get("metadata", {}).pop("widgets", None)
+    return out
+
+
+def read_points(path: Path | None, known: list[str]) -> dict[str, float]:
+    """Points per exercise: ``DEFAULT_POINTS`` each, changed by a JSON file such as ``{"02b.waste_moves": 2}``.
+
+    >>> read_points(None, ["01.red_cards", "01.first_card"])
+    {'01.red_cards': 1.0, '01.first_card': 1.0}
+    """
+    points = {k: float(DEFAULT_POINTS) for k in known}
+    if path is None:
+        return points
+    try:
+        given = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"cannot read the points file {str(path)!r} ({e.strerror}): give a JSON file such as "
+                         '{"02b.waste_moves": 2}') from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the points file {str(path)!r} is not JSON ({e.msg}, line {e.lineno}): write it as "
+                         '{"02b.waste_moves": 2}') from None
+    if not isinstance(given, dict):
+        raise ValueError(f"the points file {str(path)!r} holds a {type(given).__name__}: write an object of "
+                         'exercise ids and points, such as {"02b.waste_moves": 2}')
+    for key, value in given.items():
+        if key not in points:
+            raise ValueError(f"the points file names {key!r}, which is no exercise of the lessons: the exercises "
+                             f"are {', '.join(known)}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1000:
+            raise ValueError(f"the points of {key!r} should be a number above 0 and at most 1000, not {value!r}")
+        points[key] = float(value)
+    return points
+
+
+CONFIG = '''"""nbgrader's settings for the solitaire kit's course, written by `python -m solitaire nbgrader`.
+
+Run nbgrader's commands in this folder: nbgrader generate_assignment 02b_moves --create, ..., nbgrader export.
+"""
+c = get_config()  # noqa: F821 (nbgrader provides it)
+
+c.CourseDirectory.course_id = "solitaire"
+
+# Each solution cell holds the student's stub (a runnable `answer = ...` or a function that raises
+# NotImplementedError) before ### BEGIN SOLUTION, so the solution goes with nothing written in its place.
+c.ClearSolutions.code_stub = {"python": ""}
+
+# Some lessons run experiments or a solver: a cell may take a few minutes, never half an hour.
+c.Execute.timeout = 600
+
+# With JupyterHub, the exchange folder every user shares (release_assignment, fetch_assignment, submit, collect):
+# c.Exchange.root = "/srv/nbgrader/exchange"
+
+# `nbgrader export` writes grades.csv with one row per student and exercise (the kit's check ids), the table that
+# `python -m solitaire class-report grades.csv` draws. Delete these lines for nbgrader's one row per assignment.
+from nbgrader.plugins import ExportPlugin  # noqa: E402
+
+
+class ExerciseGrades(ExportPlugin):
+    """One row per student and exercise: assignment, exercise, student_id, score, max_score, submitted."""
+
+    def export(self, gradebook):
+        from solitaire.course import write_exercise_grades
+        write_exercise_grades(gradebook, self.to or "grades.csv", self.student, self.assignment)
+
+
+c.ExportApp.plugin_class = ExerciseGrades
+'''
+
+
+def write_exercise_grades(gradebook: Any, dest: str, students: list | None = None,
+                          assignments: list | None = None) -> int:
+    """Write nbgrader's autograded test cells as one CSV row per student and exercise; return the rows written.
+    A student who handed nothing in gets 0 with ``submitted`` False."""
+    from nbgrader.api import MissingEntry
+
+    students = {str(s) for s in students or []}
+    assignments = {str(a) for a in assignments or []}
+    rows = 0
+    with open(dest, "w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(GRADE_COLUMNS)
+        for assignment in gradebook.assignments:
+            if assignments and assignment.name not in assignments:
+                continue
+            for notebook in assignment.notebooks:
+                for cell in notebook.grade_cells:
+                    for student in gradebook.students:
+                        if students and student.id not in students:
+                            continue
+                        try:
+                            grade = gradebook.find_grade(cell.name, notebook.name, assignment.name, student.id)
+                            score, submitted = grade.score or 0.0, True
+                        except MissingEntry:
+                            score, submitted = 0.0, False
+                        out.writerow([assignment.name, exercise_id(cell.name), student.id, score, cell.max_score,
+                                      submitted])
+                        rows += 1
+    return rows
+
+
+def _needed_files(nb: dict, lessons: Path) -> list[Path]:
+    """Files beside the lesson that its code names (a data file, a saved game): they go with the assignment."""
+    found = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        try:
+            tree = ast.parse(_source(cell))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and 0 < len(node.value) < 200 \
+                    and "\n" not in node.value and not node.value.endswith(".ipynb"):
+                path = lessons / node.value
+                try:
+                    if path.is_file() and path.resolve().is_relative_to(lessons.resolve()) and path not in found:
+                        found.append(path)
+                except (OSError, ValueError):
+                    continue
+    return found
+
+
+def default_lessons() -> Path:
+    """The kit's own lessons: the notebooks folder beside the package (a clone of the kit).
+
+    >>> default_lessons().name
+    'notebooks'
+    """
+    return Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def write_course(course: Path, lessons: Path | None = None, points_file: Path | None = None,
+                 force: bool = False) -> dict[str, list[str]]:
+    """Write an nbgrader course to ``course``: its config, ``points.json`` (the points used) and one assignment per
+    lesson with exercises; return each assignment's exercise ids. ``force`` writes into a folder that is not empty,
+    replacing the config and the lessons' ``source`` folders and keeping the rest (gradebook, submissions)."""
+    course, lessons = Path(course), Path(lessons) if lessons is not None else default_lessons()
+    if course.exists() and not course.is_dir():
+        raise ValueError(f"{str(course)!r} is a file: give a folder for the course")
+    if course.is_dir() and any(course.iterdir()) and not force:
+        raise ValueError(f"{str(course)!r} is not empty: give a new or empty folder, or --force to rewrite its config "
+                         "and source/ (the gradebook and submissions are kept)")
+    if not lessons.is_dir():
+        raise ValueError(f"no lessons folder at {str(lessons)!r}: give --lessons DIR, the folder of the lesson "
+                         "notebooks")
+    found = lesson_notebooks(lessons)
+    if not found:
+        raise ValueError(f"no lesson in {str(lessons)!r} has exercises (code cells tagged 'solution' followed by "
+                         "check(...)): give the folder of the lesson notebooks")
+    points = read_points(points_file, [e.check_id for ex in found.values() for e in ex])
+    course.mkdir(parents=True, exist_ok=True)
+    (course / "nbgrader_config.py").write_text(CONFIG, encoding="utf-8")
+    (course / "points.json").write_text(json.dumps(points, indent=1) + "\n", encoding="utf-8")
+    made = {}
+    for path, ex in found.items():
+        target = course / "source" / path.stem
+        if target.exists():
+            shutil.rmtree(target)
+        target.mkdir(parents=True)
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        (target / path.name).write_text(json.dumps(course_notebook(nb, ex, points), indent=1, ensure_ascii=False)
+                                        + "\n", encoding="utf-8")
+        for needed in _needed_files(nb, lessons):
+            (target / needed.relative_to(lessons)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(needed, target / needed.relative_to(lessons))
+        made[path.stem] = [e.check_id for e in ex]
+    return made

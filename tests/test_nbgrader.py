@@ -1,0 +1,278 @@
+"""A teacher's whole nbgrader cycle, with nbgrader's own commands, on a course made by ``python -m solitaire nbgrader``.
+
+One run (it is slow): make the course, ``nbgrader generate_assignment`` two lessons, hand in three fake students'
+notebooks (every answer right: the teacher's solutions; the stubs as released; one plausible wrong answer),
+``nbgrader autograde``, ``nbgrader export``. The exported grades must be exactly what the kit's ``check`` said in
+each student's own notebook, the release must run top to bottom and hold no solution, and its card tables must
+still draw as pictures.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+from solitaire import cli  # noqa: E402
+from solitaire.course import BEGIN, END, check_calls, exercise_id, write_course  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENTS = ["01_cards", "02b_moves"]  # 01 shows a card table as a picture; both run in about 25 s
+WRONG = ("01.red_cards", "red_cards = 26  # the red cards of one deck: SoliJoy has two\n")
+STUDENTS = ["all_right", "stubs", "one_wrong"]
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+
+
+def run(args: list[str], cwd: Path) -> str:
+    done = subprocess.run(args, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, f"{' '.join(args)} failed:\n{done.stderr[-3000:]}"
+    return done.stdout + done.stderr
+
+
+def _meta(cell) -> dict:
+    return cell.metadata.get("nbgrader", {})
+
+
+def _solution(source: str) -> str:
+    """The teacher's answer: what lies between the solution markers of a source cell."""
+    return source.split(BEGIN + "\n", 1)[1].split("\n" + END, 1)[0] + "\n"
+
+
+def hand_in(course: Path, assignment: str, student: str) -> None:
+    """Write ``student``'s notebook into submitted/, as nbgrader's collect would."""
+    release = nbformat.read(course / "release" / assignment / f"{assignment}.ipynb", as_version=4)
+    source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+    answers = {_meta(c)["grade_id"]: _solution(c.source) for c in source.cells if _meta(c).get("solution")}
+    for cell in release.cells:
+        grade_id = _meta(cell).get("grade_id")
+        if student != "stubs" and _meta(cell).get("solution"):
+            cell.source = answers[grade_id]
+            if student == "one_wrong" and grade_id == WRONG[0].replace(".", "-") + "-answer":
+                cell.source = WRONG[1]
+    folder = course / "submitted" / student / assignment
+    folder.mkdir(parents=True)
+    nbformat.write(release, folder / f"{assignment}.ipynb")
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("nbgrader") is None:
+        pytest.skip("nbgrader is not installed (pip install -e '.[teach]')")
+    course = tmp_path_factory.mktemp("class") / "course"
+    started = time.perf_counter()
+    run([sys.executable, "-m", "solitaire", "nbgrader", str(course)], ROOT)
+    for assignment in ASSIGNMENTS:
+        run(["nbgrader", "generate_assignment", assignment, "--create"], course)
+        for student in STUDENTS:
+            hand_in(course, assignment, student)
+        run(["nbgrader", "autograde", assignment, "--create"], course)
+    run(["nbgrader", "export"], course)
+    print(f"\nthe nbgrader cycle ({len(ASSIGNMENTS)} lessons, {len(STUDENTS)} students): "
+          f"{time.perf_counter() - started:.0f} s of wall time")
+    return course
+
+
+def grades(course: Path) -> dict[tuple[str, str, str], tuple[float, float]]:
+    with open(course / "grades.csv", encoding="utf-8") as f:
+        return {(r["assignment"], r["student_id"], r["exercise"]): (float(r["score"]), float(r["max_score"]))
+                for r in csv.DictReader(f)}
+
+
+def autograded(course: Path, student: str, assignment: str):
+    return nbformat.read(course / "autograded" / student / assignment / f"{assignment}.ipynb", as_version=4)
+
+
+def _text(cell) -> str:
+    return "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in cell.get("outputs", []))
+
+
+def what_check_said(nb) -> dict[str, bool]:
+    """The verdict of each exercise's ordinary check cell, read from its output in the graded notebook."""
+    said = {}
+    for cell in nb.cells:
+        if cell.cell_type == "code" and not _meta(cell).get("grade"):
+            for check_id, _ in check_calls(cell.source):
+                out = _text(cell)
+                assert ("✔ Right" in out) != ("✘ Not yet" in out), f"{check_id}: the check printed {out!r}"
+                said[check_id] = "✔ Right" in out
+    return said
+
+
+def test_every_lesson_with_exercises_is_an_assignment(course: Path) -> None:
+    lessons = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb")
+                     if '"solution"' in p.read_text(encoding="utf-8"))
+    assert sorted(p.name for p in (course / "source").iterdir()) == lessons
+    assert (course / "nbgrader_config.py").is_file() and set(ASSIGNMENTS) <= set(lessons)
+
+
+def test_the_exported_grades_are_exactly_what_check_says(course: Path) -> None:
+    table = grades(course)
+    for assignment in ASSIGNMENTS:
+        for student in STUDENTS:
+            said = what_check_said(autograded(course, student, assignment))
+            exported = {ex: score for (a, s, ex), score in table.items() if a == assignment and s == student}
+            assert set(exported) == set(said) and said, (assignment, student, exported, said)
+            for ex, (score, most) in exported.items():
+                assert score == (most if said[ex] else 0.0), (assignment, student, ex, score, said[ex])
+                intended = {"all_right": True, "stubs": False, "one_wrong": ex != WRONG[0]}[student]
+                assert said[ex] == intended, f"{student}'s {ex}: check said {said[ex]}, meant {intended}"
+    assert WRONG[0] in {ex for (_, _, ex) in table}, "the wrong answer's exercise is gone: pick another"
+
+
+def test_the_release_holds_no_solution_and_the_kits_answers_wait_for_the_check(course: Path) -> None:
+    for assignment in ASSIGNMENTS:
+        source = nbformat.read(course / "source" / assignment / f"{assignment}.ipynb", as_version=4)
+        release = (course / "release" / assignment / f"{assignment}.ipynb").read_text(encoding="utf-8")
+        assert BEGIN not in release and END not in release
+        released = json.loads(release)
+        assert not [c for c in released["cells"] if c["cell_type"] == "code" and c["outputs"]]
+        code = "\n".join("".join(c["source"]) for c in released["cells"]).splitlines()
+        for cell in source.cells:
+            if _meta(cell).get("solution"):
+                leaked = [line for line in _solution(cell.source).splitlines() if line.strip() in map(str.strip, code)
+                          and not line.lstrip().startswith(("def ", '"""', "#"))]
+                assert leaked == [], f"{assignment}: solution lines in the release: {leaked}"
+        gated = [i for i, c in enumerate(released["cells"]) if "show_source(" in "".join(c["source"])
+                 and "after=" in "".join(c["source"])]
+        for i in gated:  # the kit's own version: hidden from the stubs, shown once the check said right
+            assert "(The kit's own version shows here once" in _text(autograded(course, "stubs", assignment).cells[i])
+            assert "def " in _text(autograded(course, "all_right", assignment).cells[i])
+    assert any("after=" in (course / "release" / a / f"{a}.ipynb").read_text(encoding="utf-8") for a in ASSIGNMENTS)
+
+
+def test_a_release_runs_top_to_bottom_and_only_the_test_cells_fail(course: Path) -> None:
+    """nbclient stops at an error unless the cell is tagged raises-exception (as JupyterLab's Run All does): the
+    release runs to its end, and the only failures are the autograded test cells of the unanswered exercises."""
+    nb = nbformat.read(course / "release" / "02b_moves" / "02b_moves.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(course / "release" / "02b_moves")}}).execute()
+    assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
+    for assignment in ASSIGNMENTS:
+        for student in STUDENTS:
+            for cell in autograded(course, student, assignment).cells:
+                errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
+                if errors:
+                    assert _meta(cell).get("grade") and errors[0].ename == "AssertionError", (student, cell.source)
+                    assert student != "all_right"
+
+
+def test_card_tables_still_draw_as_pictures(course: Path) -> None:
+    for assignment in ASSIGNMENTS:
+        teacher = nbformat.read(ROOT / "notebooks" / f"{assignment}.ipynb", as_version=4)
+        pictured = {c.id for c in teacher.cells for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {})}
+        graded = autograded(course, "stubs", assignment)
+        drawn = {c.id for c in graded.cells for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {})}
+        assert pictured <= drawn, f"{assignment}: cells {sorted(pictured - drawn)} no longer draw their card table"
+    assert any("image/svg+xml" in json.dumps(autograded(course, "stubs", a).cells) for a in ASSIGNMENTS)
+
+
+def test_the_class_report_reads_the_export(course: Path, tmp_path: Path) -> None:
+    from solitaire.class_report import class_report
+    report = class_report(course / "grades.csv", out=tmp_path / "report.png")
+    assert (tmp_path / "report.png").stat().st_size > 10_000
+    wrong = report.exercises.set_index("exercise").loc[WRONG[0]]
+    assert (wrong["students"], wrong["right"]) == (3, 1) and wrong["low"] < 1 / 3 < wrong["high"]
+    assert report.students.loc["all_right", "points"] == report.students.loc["all_right", "of"]
+    assert report.students.loc["stubs", "points"] == 0
+    assert (report.students.loc["one_wrong", WRONG[0]], report.students.loc["one_wrong", "points"]) == (
+        "✘", report.students.loc["one_wrong", "of"] - 1)
+    assert exercise_id("01-red_cards") == "01.red_cards"
+
+
+# --- the generator alone, on lessons of one's own (no nbgrader needed) ---------------------------------------
+
+def _lesson(folder: Path, cells: list[tuple[str, str, list[str]]]) -> Path:
+    nb = nbformat.v4.new_notebook()
+    for kind, source, tags in cells:
+        cell = nbformat.v4.new_code_cell(source) if kind == "code" else nbformat.v4.new_markdown_cell(source)
+        if tags:
+            cell.metadata["tags"] = tags
+        nb.cells.append(cell)
+    folder.mkdir(exist_ok=True)
+    nbformat.write(nb, folder / "01_mine.ipynb")
+    return folder
+
+
+def test_a_lesson_of_ones_own_becomes_an_assignment(tmp_path: Path) -> None:
+    lessons = _lesson(tmp_path / "lessons", [
+        ("markdown", "# 01 · Mine", []),
+        ("code", "from solitaire.lessons import check, show_source\nfrom solitaire import moves\n"
+                 "deal_text = open('deal.txt').read()", []),
+        ("code", 'def draw(p):\n    """The position after a draw."""\n    return moves._draw(p)', ["solution"]),
+        ("code", 'check("02b.apply_draw", draw)', []),
+        ("markdown", "The kit's version comes with the recycle:", []),
+        ("code", "show_source(moves._recycle)\nshow_source(moves._flip)", []),
+        ("code", "show_source(moves._draw)\nshow_source(moves.apply)", []),
+    ])
+    (lessons / "deal.txt").write_text("a deal", encoding="utf-8")
+    (tmp_path / "points.json").write_text('{"02b.apply_draw": 2}', encoding="utf-8")
+    assert write_course(tmp_path / "course", lessons, tmp_path / "points.json") == {"01_mine": ["02b.apply_draw"]}
+    folder = tmp_path / "course" / "source" / "01_mine"
+    assert (folder / "deal.txt").read_text(encoding="utf-8") == "a deal"
+    cells = nbformat.read(folder / "01_mine.ipynb", as_version=4).cells
+    assert [c.metadata.get("nbgrader", {}).get("grade_id") for c in cells] == [
+        None, None, "02b-apply_draw-answer", None, "02b-apply_draw", None, None, None]
+    solution, test = cells[2], cells[4]
+    assert solution.source.startswith("def draw(p):") and "raise NotImplementedError\n" + BEGIN in solution.source
+    assert test.metadata["nbgrader"]["points"] == 2 and test.metadata["nbgrader"]["locked"]
+    assert "assert check('02b.apply_draw', draw, quiet=True)" in test.source and "2 points" in test.source
+    # cell 6 follows the check and "The kit's version": its first show_source waits; in cell 7 the name does
+    assert cells[6].source == 'show_source(moves._recycle, after="02b.apply_draw")\nshow_source(moves._flip)'
+    assert cells[7].source == 'show_source(moves._draw, after="02b.apply_draw")\nshow_source(moves.apply)'
+
+
+def test_a_solution_without_its_check_is_refused(tmp_path: Path) -> None:
+    lessons = _lesson(tmp_path / "lessons", [("code", "x = 1", ["solution"]), ("code", "print(x)", [])])
+    with pytest.raises(ValueError, match="has no check"):
+        write_course(tmp_path / "course", lessons)
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:
+    try:
+        code = cli.main(args)
+    except SystemExit as e:
+        code = e.code
+    return code, capsys.readouterr().err
+
+
+def test_bad_arguments_get_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "bad.json").write_text('{"99.nothing": 1}', encoding="utf-8")
+    (tmp_path / "zero.json").write_text('{"02b.apply_draw": 0}', encoding="utf-8")
+    nbgrader_csv = tmp_path / "nbgrader.csv"
+    nbgrader_csv.write_text("assignment,student_id,raw_score,score,max_score\n02b_moves,ana,1,1,2\n", encoding="utf-8")
+    cases = [
+        (["nbgrader", str(tmp_path / "full")], "is not empty: give a new or empty folder, or --force"),
+        (["nbgrader", str(tmp_path / "c1"), "--points", str(tmp_path / "bad.json")], "no exercise of the lessons"),
+        (["nbgrader", str(tmp_path / "c2"), "--points", str(tmp_path / "zero.json")], "a number above 0"),
+        (["nbgrader", str(tmp_path / "c3"), "--points", str(tmp_path / "none.json")], "cannot read the points file"),
+        (["nbgrader", str(tmp_path / "c4"), "--lessons", str(tmp_path / "nowhere")], "no lessons folder"),
+        (["nbgrader"], "the following arguments are required: COURSE_DIR"),
+        (["class-report", str(tmp_path / "none.csv")], "there is no file"),
+        (["class-report", str(nbgrader_csv)], "one row per assignment (nbgrader's own export)"),
+        (["class-report", str(nbgrader_csv), "--out", str(tmp_path)], "is a folder"),
+    ]
+    for args, said in cases:
+        code, err = _cli(args, capsys)
+        errors = [line for line in err.splitlines() if "error:" in line]  # argparse's usage lines aside
+        assert code == 2 and len(errors) == 1 and said in errors[0], (args, code, err)
+    assert (tmp_path / "full" / "notes.txt").read_text(encoding="utf-8") == "mine"  # nothing written over
+    assert not (tmp_path / "c1").exists()
+
+
+def test_force_rewrites_the_source_and_keeps_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    course = tmp_path / "course"
+    (course / "submitted" / "ana").mkdir(parents=True)
+    assert _cli(["nbgrader", str(course), "--force"], capsys)[0] == 0
+    assert (course / "submitted" / "ana").is_dir() and (course / "source" / "02b_moves" / "02b_moves.ipynb").is_file()
+    assert json.loads((course / "points.json").read_text(encoding="utf-8"))["02b.apply_draw"] == 1
