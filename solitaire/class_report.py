@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from .course import GRADE_COLUMNS
-from .experiments import wilson
+from .stats import wilson
 
 
 def read_grades(grades: Any) -> pd.DataFrame:

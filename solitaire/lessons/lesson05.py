@@ -36,7 +36,7 @@ def _won_deals(strategy: str) -> tuple[bool, ...]:
 
 def _lead(mine: tuple[bool, ...], theirs: tuple[bool, ...]) -> tuple[int, int, float]:
     """Deals only mine won, deals only theirs won, and the sign test's two-sided p-value (lesson 06b)."""
-    from .lesson06b import sign_test
+    from ..stats import sign_test
     only_mine = sum(a and not b for a, b in zip(mine, theirs))
     only_theirs = sum(b and not a for a, b in zip(mine, theirs))
     return only_mine, only_theirs, sign_test(only_mine, only_theirs)

@@ -38,7 +38,7 @@ def _pairs(answer: Any) -> list[tuple[int, int, tuple[float, float]]]:
                        "rate, using the formula of lesson 06 with z = 1.96 (rounding the ends to 3 decimals or "
                        "more is fine).")
 def _wilson(answer: Any) -> Verdict:
-    from ..experiments import wilson  # pandas is needed only here
+    from ..stats import wilson  # pandas is needed only here
     kit = wilson if answer is wilson else calls_into(answer, (3, 10), [wilson])
     if kit:
         return Verdict(False, "your function calls the kit's own wilson: write the formula yourself, as a function "
@@ -63,7 +63,7 @@ def _wilson(answer: Any) -> Verdict:
 
 
 def _width_at_80(n: int) -> float:
-    from ..experiments import wilson
+    from ..stats import wilson
     low, high = wilson(round(0.8 * n), n)
     return high - low
 

@@ -23,7 +23,7 @@ def _solver_counts(table: str, variant: str) -> tuple[int, int, int]:
                                 "unknown. Give the winnable share's range as a pair (low, high), with a 95% Wilson "
                                 "interval at each end: low counts every unknown deal as lost, high as won.")
 def _winnable_range(answer: Any) -> Verdict:
-    from ..experiments import wilson
+    from ..stats import wilson
     try:
         low, high = (finite_number(x, "a share between 0 and 1") for x in answer)
     except (TypeError, ValueError):
@@ -49,7 +49,7 @@ def _winnable_range(answer: Any) -> Verdict:
                            "left unknown would it have to have wrongly called unwinnable for the high end of the range "
                            "to fall below the published 81.945%? Give the smallest such number.")
 def _misjudged(answer: Any) -> Verdict:
-    from ..experiments import wilson
+    from ..stats import wilson
     won, unknown, n = _solver_counts("published_rules", "klondike foundation_to_tableau=true draw=3")
     open_or_won = won + unknown
     smallest = next(m for m in range(open_or_won + 1) if wilson(open_or_won - m, n)[1] < PUBLISHED_DRAW3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..experiments import wilson
+from ..stats import wilson
 from ..game import Game
 from ..knowledge import count_layouts, game_knowledge
 from ..render import text_diagram
