@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .cards import quote
+from .endgame import Outcome
 from .stats import sign_test, wilson
 from .tournament_referee import EntrantFailure, EntrantProcess, Entry, Limits, play_games
 from .variants import Variant, get_variant
@@ -383,7 +384,7 @@ def pairs(rows: list[dict]) -> list[dict]:
 def _won_deals(rows: list[dict]) -> dict[str, dict[tuple, bool]]:
     won: dict[str, dict[tuple, bool]] = {}
     for r in rows:
-        won.setdefault(r["entrant"], {})[(r["variant"], r["number"])] = r["outcome"] == "won"
+        won.setdefault(r["entrant"], {})[(r["variant"], r["number"])] = r["outcome"] == Outcome.WON
     return won
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..endgame import Outcome
 from ..stats import wilson
 from ..game import Game
 from ..knowledge import count_layouts, game_knowledge
@@ -118,9 +119,9 @@ def _alone(answer: Any) -> Verdict:
     expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed").outcome
     greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
     greedy = greedy.outcome.loc[expert.index]
-    want = int(((expert == "won") & (greedy != "won")).sum()), int(((greedy == "won") & (expert != "won")).sum())
+    want = int(((expert == Outcome.WON) & (greedy != Outcome.WON)).sum()), int(((greedy == Outcome.WON) & (expert != Outcome.WON)).sum())
     got = as_number(expert_only), as_number(greedy_only)
-    wins = int((expert == "won").sum()), int((greedy == "won").sum())
+    wins = int((expert == Outcome.WON).sum()), int((greedy == Outcome.WON).sum())
     if got == want[::-1] and want[0] != want[1]:
         return Verdict(False, "those are the right two counts the other way round: the expert's deals first.")
     if got == wins:
