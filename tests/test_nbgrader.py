@@ -26,8 +26,8 @@ from solitaire import cli  # noqa: E402
 from solitaire.course import BEGIN, END, check_calls, exercise_id, write_course  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENTS = ["01_cards", "02b_moves"]  # 01 shows a card table as a picture; both run in about 25 s
-WRONG = ("01.red_cards", "red_cards = 26  # the red cards of one deck: SoliJoy has two\n")
+ASSIGNMENTS = ["01b_shuffles", "02b_moves"]  # 01b shows a card table as a picture; both run in about 10 s
+WRONG = ("01.first_card", "first = shuffled_deck(ITALIAN, 2024)[-1]  # the top of the deck is its end, is it not?\n")
 STUDENTS = ["all_right", "stubs", "one_wrong"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
