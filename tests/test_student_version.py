@@ -91,8 +91,8 @@ def test_each_lesson_has_one_to_four_solution_cells(path: Path) -> None:
     """Two to four exercises a period; a lesson that is the second half of a topic split in two periods (01b, 02a,
     02c, 03b) may have one."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    if path.stem.startswith("00"):
-        return  # the index has no exercises
+    if path.stem.startswith("00") or path.stem == "05b_tournament":
+        return  # the index has no exercises; in 05b the class runs the strategies it wrote in 05
     solutions = [c for c in _cells(nb) if "solution" in c.get("metadata", {}).get("tags", [])]
     assert 1 <= len(solutions) <= 4
 
