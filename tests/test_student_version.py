@@ -6,6 +6,7 @@ import re
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,6 +62,35 @@ def student_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def run_student_copy(student_dir: Path):
+    """``run(stem)``: the student copy of a lesson, executed top to bottom in a fresh kernel, once per module
+    (the tests that read its outputs share one run)."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    runs: dict[str, Any] = {}
+
+    def run(stem: str):
+        if stem not in runs:
+            nb = nbformat.read(student_dir / f"{stem}.ipynb", as_version=4)
+            nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                    resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+            runs[stem] = nb
+        return runs[stem]
+    return run
+
+
+def _outputs(nb) -> list:
+    return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+
+
+def _printed(nb) -> str:
+    """Everything a run of ``nb`` printed: streams, and the plain text of every displayed value."""
+    outputs = _outputs(nb)
+    return ("".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+            + "".join(o.get("data", {}).get("text/plain", "") for o in outputs))
+
+
 def test_every_notebook_is_written(student_dir: Path) -> None:
     assert NOTEBOOKS, "no lesson notebooks found"
     assert sorted(p.name for p in student_dir.glob("*.ipynb")) == [p.name for p in NOTEBOOKS]
@@ -98,17 +128,11 @@ def test_each_lesson_has_one_to_four_solution_cells(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_student_copy_runs_without_errors(path: Path, student_dir: Path) -> None:
+def test_student_copy_runs_without_errors(path: Path, run_student_copy) -> None:
     """A student who runs the blank copy top to bottom sees "Not yet" from every check, never a traceback."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(student_dir / path.name, as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    texts = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    texts += "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+    nb = run_student_copy(path.stem)
+    assert not [o for o in _outputs(nb) if o.output_type == "error"]
+    texts = _printed(nb)
     checks = sum("check(" in c.source for c in nb.cells if c.cell_type == "code")
     assert texts.count("✘ Not yet") >= checks and "✔ Right" not in texts
 
@@ -214,18 +238,13 @@ def _kit_answers() -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("stem", sorted(_kit_answers()))
-def test_a_student_copy_shows_none_of_the_kits_answers(stem: str, student_dir: Path) -> None:
+def test_a_student_copy_shows_none_of_the_kits_answers(stem: str, run_student_copy) -> None:
     """Run top to bottom, the student copy of 05, 06, 06a and 06b shows no answer of the kit's: not in its prose,
     not in any output (show_source(wilson, after="06.wilson") prints the code only once the check said right).
     The teacher's copy does show them, so the strings looked for are real."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(student_dir / f"{stem}.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    nb = run_student_copy(stem)
     prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    shown = prose + "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    shown = prose + _printed(nb)
     assert not [answer for answer in _kit_answers()[stem] if answer in shown], stem
     teacher = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
     teacher_shown = "".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
@@ -237,18 +256,12 @@ KIT_ANSWERS = {"02b_moves": ["def _waste_moves", "r.moves[WASTE_TO_COLUMN"], "02
 
 
 @pytest.mark.parametrize("stem", sorted(KIT_ANSWERS))
-def test_a_student_copy_shows_no_kit_answer_before_the_check_says_right(stem: str, student_dir: Path) -> None:
+def test_a_student_copy_shows_no_kit_answer_before_the_check_says_right(stem: str, run_student_copy) -> None:
     """Run top to bottom, the student copy of 02b and 02c prints none of the kit's answers (the teacher's copy does,
     after its check), and says where the answer will show."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
     teacher = (ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8")
     assert all(answer in teacher for answer in KIT_ANSWERS[stem])  # the test looks for text that can be there
-    nb = nbformat.read(student_dir / f"{stem}.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    texts = "".join(o.get("text", "") for o in outputs) + "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+    texts = _printed(run_student_copy(stem))
     assert not [answer for answer in KIT_ANSWERS[stem] if answer in texts]
     assert "The kit's own version shows here once check(" in texts
 
@@ -284,19 +297,13 @@ def _search_kit_answers(lesson: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lesson", SEARCH_LESSONS)
-def test_a_student_copy_of_lessons_07_and_08_shows_no_answer(lesson: str, student_dir: Path) -> None:
+def test_a_student_copy_of_lessons_07_and_08_shows_no_answer(lesson: str, run_student_copy) -> None:
     """Run top to bottom, a student copy prints the kit's version of an exercise only as a promise ("shows here
     once check(...) says right"), and none of its lines or expected numbers (lesson 07 once imported
     depth_first before its exercise, and lesson07._mini_search(81) handed out 07.reachable's count)."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(student_dir / f"{lesson}.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    shown = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    shown += "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+    nb = run_student_copy(lesson)
+    assert not [o for o in _outputs(nb) if o.output_type == "error"]
+    shown = _printed(nb)
     promised = sum("after=" in c.source for c in nb.cells if c.cell_type == "code" and "show_source" in c.source)
     assert shown.count("(The kit's own version shows here once check(") == promised
     answers = _search_kit_answers(lesson)
