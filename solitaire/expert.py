@@ -46,7 +46,7 @@ from .solver import solve
 from .state import Observation, Position
 from .stats import wilson  # the one home of the statistics
 from .players import SAFE_FOUNDATION, GreedyStrategy
-from .reveal import SAMPLE_SEARCH, RevealPlanner
+from .reveal import SEARCHES, RevealPlanner
 
 UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 
@@ -78,9 +78,10 @@ def replays_to_win(p: Position, line: Sequence[Move]) -> bool:
 class Samples:
     """Layouts consistent with the knowledge, kept consistent as the game goes on, with their solutions."""
 
-    def __init__(self, rng: random.Random, max_nodes: int) -> None:
+    def __init__(self, rng: random.Random, max_nodes: int, search: str = "plain") -> None:
         self.rng = rng
         self.max_nodes = max_nodes
+        self.search = search
         self.items: list[Sample] = []
         self.knowledge: Knowledge | None = None
         self.solves = 0  # solver calls so far (for benchmarks)
@@ -113,7 +114,7 @@ class Samples:
 
     def _solve(self, p: Position):
         self.solves += 1
-        return solve(p, max_seconds=None, max_nodes=self.max_nodes, options=SAMPLE_SEARCH)
+        return solve(p, max_seconds=None, max_nodes=self.max_nodes, options=SEARCHES[self.search])
 
     def advance(self, move: Move, k: Knowledge) -> bool:
         """Play ``move`` in every sample and repair it to show what ``k`` shows; False (and no samples) if
@@ -158,10 +159,16 @@ class Decision(NamedTuple):
 
 
 DEFAULTS = dict(method="reveal", samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4,
-                min_samples=6, budget=40, max_states=2000, max_points=16, per_reveal=2, exact_nodes=50000)
+                min_samples=6, budget=40, max_states=2000, max_points=16, per_reveal=2, exact_nodes=50000,
+                search="plain", choose="halving")
+# Settings added after games were shipped: the value that plays those games, left out of ``settings_text``
+# there, so that a recorded game's settings still read as they did.
+_EARLIER = dict(search="plain", choose="halving")
+SEARCH_NAMES = ("plain", "full")  # solitaire.reveal.SEARCHES
+CHOICES = ("halving", "ucb")  # how the reveal method spreads its solves: solitaire.reveal
 METHODS = ("hop", "reveal")  # hindsight sampling of every move; or deciding at reveal points (solitaire.reveal)
 _HOP_ONLY = ("samples", "max_samples", "margin", "check", "settle", "min_samples")
-_REVEAL_ONLY = ("budget", "max_states", "max_points", "per_reveal", "exact_nodes")
+_REVEAL_ONLY = ("budget", "max_states", "max_points", "per_reveal", "exact_nodes", "choose")
 
 
 def settings_text(**changes) -> str:
@@ -170,7 +177,7 @@ def settings_text(**changes) -> str:
     settings = DEFAULTS | changes
     unused = _REVEAL_ONLY if settings["method"] == "hop" else _HOP_ONLY
     return " ".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}" for k, v in settings.items()
-                    if k not in unused and not (k == "method" and v == "hop"))
+                    if k not in unused and not (k == "method" and v == "hop") and _EARLIER.get(k, ...) != v)
 
 
 class ExpertStrategy:
@@ -192,13 +199,16 @@ class ExpertStrategy:
                  settle: int = DEFAULTS["settle"], min_samples: int = DEFAULTS["min_samples"],
                  budget: int = DEFAULTS["budget"], max_states: int = DEFAULTS["max_states"],
                  max_points: int = DEFAULTS["max_points"], per_reveal: int = DEFAULTS["per_reveal"],
-                 exact_nodes: int = DEFAULTS["exact_nodes"],
-                 scout: bool = True, safe: bool = True, reuse: bool = True) -> None:
+                 exact_nodes: int = DEFAULTS["exact_nodes"], search: str = DEFAULTS["search"],
+                 choose: str = DEFAULTS["choose"], scout: bool = True, safe: bool = True, reuse: bool = True) -> None:
         if samples < 1 or max_samples < samples or max_nodes < 1:
             raise ValueError(f"need samples >= 1, max_samples >= samples and max_nodes >= 1, got samples={samples}, "
                              f"max_samples={max_samples}, max_nodes={max_nodes}")
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if search not in SEARCH_NAMES or choose not in CHOICES:
+            raise ValueError(f"search must be one of {', '.join(SEARCH_NAMES)} and choose one of {', '.join(CHOICES)}, "
+                             f"got search={search!r}, choose={choose!r}")
         if min(budget, max_states, max_points, per_reveal, exact_nodes) < 1:
             raise ValueError(f"need budget, max_states, max_points, per_reveal and exact_nodes >= 1, got "
                              f"budget={budget}, max_states={max_states}, max_points={max_points}, "
@@ -206,15 +216,15 @@ class ExpertStrategy:
         self.settings = dict(method=method, samples=samples, max_samples=max_samples, max_nodes=max_nodes,
                              margin=margin, check=check, settle=settle, min_samples=min_samples, budget=budget,
                              max_states=max_states, max_points=max_points, per_reveal=per_reveal,
-                             exact_nodes=exact_nodes,
+                             exact_nodes=exact_nodes, search=search, choose=choose,
                              scout=scout, safe=safe, reuse=reuse)
         self.seed, self.n, self.max_samples, self.margin, self.check = seed, samples, max_samples, margin, check
         self.scout, self.safe, self.reuse = scout, safe, reuse
         self.settle, self.min_samples = settle, min_samples
-        self.planner = RevealPlanner(budget, max_nodes, max_states, max_points, per_reveal, exact_nodes) \
-            if method == "reveal" else None
+        self.planner = RevealPlanner(budget, max_nodes, max_states, max_points, per_reveal, exact_nodes, search,
+                                     choose) if method == "reveal" else None
         self.memory = Memory()
-        self.samples = Samples(random.Random(seed), max_nodes)
+        self.samples = Samples(random.Random(seed), max_nodes, search)
         self.greedy = GreedyStrategy(resign=True)
         self.last: tuple[Observation, Decision] | None = None
         self._played: Move | None = None
@@ -240,7 +250,7 @@ class ExpertStrategy:
             self.memory.update(obs)
             if self.planner is not None:
                 self.planner.watch(obs, self.memory.restarted)
-        self.samples = Samples(random.Random(self.seed), self.samples.max_nodes)
+        self.samples = Samples(random.Random(self.seed), self.samples.max_nodes, self.samples.search)
         self.last, self._played = None, None
 
     def choose(self, obs: Observation, moves: Sequence[Move]) -> Move | None:

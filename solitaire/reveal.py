@@ -31,9 +31,13 @@ from .moves import COLUMN_TO_FOUNDATION, DRAW, FLIP, WASTE_TO_FOUNDATION, Move, 
 from .solver import SolverOptions, solve
 from .state import Position
 
-# The search the expert's samples use: the one its shipped games were made with, before loose keys (issue 22).
-# A faster search decides other capped solves, so the games would change; remaking them is a separate run.
+# The searches the expert's samples can use (its ``search`` setting). "plain": the one its shipped games were
+# made with, before loose keys (issue 22); a faster search decides other capped solves, so those games would
+# change. "full": the solver's own defaults, which decide many more capped solves (issue 34: at the deal of
+# draw-3 deals 0-19, three layouts each, 1,000 states a solve, 41 of 60 won and 16 unknown, against 31 and 26
+# with "plain", at about the same CPU a state).
 SAMPLE_SEARCH = SolverOptions(loose_columns=False)
+SEARCHES = {"plain": SAMPLE_SEARCH, "full": SolverOptions()}
 
 
 class RevealPoint(NamedTuple):
@@ -179,8 +183,9 @@ class Trial:
     """Sample layouts shared by every reveal point (common random numbers make the comparison fairer), and
     each point's results on them: won within the node cap or not (a cap that runs out counts as a loss)."""
 
-    def __init__(self, k: Knowledge, points: list[RevealPoint], rng: random.Random, max_nodes: int) -> None:
-        self.k, self.points, self.rng, self.max_nodes = k, points, rng, max_nodes
+    def __init__(self, k: Knowledge, points: list[RevealPoint], rng: random.Random, max_nodes: int,
+                 options: SolverOptions = SAMPLE_SEARCH) -> None:
+        self.k, self.points, self.rng, self.max_nodes, self.options = k, points, rng, max_nodes, options
         self.layouts: list[Position] = []
         self.results: list[list[bool]] = [[] for _ in points]
         self.solves = 0
@@ -202,12 +207,12 @@ class Trial:
         if is_won(p):
             return True
         self.solves += 1
-        return solve(p, max_seconds=None, max_nodes=self.max_nodes, options=SAMPLE_SEARCH,
+        return solve(p, max_seconds=None, max_nodes=self.max_nodes, options=self.options,
                      verdict_only=True).status == WON
 
 
 def best_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random, budget: int,
-                      max_nodes: int) -> tuple[int, Trial]:
+                      max_nodes: int, options: SolverOptions = SAMPLE_SEARCH) -> tuple[int, Trial]:
     """The index of the reveal point most often won after its reveal, by sequential halving.
 
     Each round gives the points still in play an equal share of the round's solves (on the same layouts),
@@ -215,7 +220,7 @@ def best_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Rando
     nearer point (fewer moves committed before anything is learnt). Returns the winner and the trial, whose
     counts say how it was chosen.
     """
-    trial = Trial(k, points, rng, max_nodes)
+    trial = Trial(k, points, rng, max_nodes, options)
     alive = list(range(len(points)))
     rounds = max(1, math.ceil(math.log2(len(points))))
     n = 0
@@ -228,6 +233,36 @@ def best_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Rando
             break
         alive = alive[:max(1, math.ceil(len(alive) / 2))]
     return alive[0], trial
+
+
+def ucb_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random, budget: int, max_nodes: int,
+                     options: SolverOptions = SAMPLE_SEARCH, batch: int = 2, c: float = 1.0) -> tuple[int, Trial]:
+    """The index of the reveal point most often won after its reveal, spending ``budget`` plays by UCB1.
+
+    Every point is first solved on ``batch`` shared layouts; then, a batch at a time, the point with the
+    highest upper bound (its win share plus ``c * sqrt(ln(plays) / its plays)``) gets the next ``batch``
+    layouts of the shared list, until the budget is spent. Close points get most of the solves, hopeless
+    ones few (sequential halving gives every point the same share in its first round). The answer is the
+    point with the best win share among those played at least half as often as the most played one (a
+    point that won its only two layouts is not trusted over one that won 15 of 20); ties go to the nearer
+    point.
+    """
+    trial = Trial(k, points, rng, max_nodes, options)
+    for i in range(len(points)):
+        trial.extend(i, batch)
+    plays = batch * len(points)
+    while plays < budget:
+        log_plays = math.log(plays)
+
+        def bound(i: int) -> float:
+            n = len(trial.results[i])
+            return trial.wins(i) / n + c * math.sqrt(log_plays / n)
+        best = max(range(len(points)), key=lambda i: (bound(i), -i))
+        trial.extend(best, len(trial.results[best]) + batch)
+        plays += batch
+    most = max(len(r) for r in trial.results)
+    trusted = [i for i in range(len(points)) if 2 * len(trial.results[i]) >= most]
+    return max(trusted, key=lambda i: (trial.wins(i) / len(trial.results[i]), -i)), trial
 
 
 class RevealPlanner:
@@ -251,8 +286,9 @@ class RevealPlanner:
     """
 
     def __init__(self, budget: int, max_nodes: int, max_states: int, max_points: int, per_reveal: int,
-                 exact_nodes: int) -> None:
+                 exact_nodes: int, search: str = "plain", choose: str = "halving") -> None:
         self.budget, self.max_nodes, self.max_states = budget, max_nodes, max_states
+        self.options, self.choose = SEARCHES[search], choose
         self.max_points, self.per_reveal, self.exact_nodes = max_points, per_reveal, exact_nodes
         self.seen: set = set()
         self.plan: list[tuple[Move, tuple]] = []
@@ -280,7 +316,7 @@ class RevealPlanner:
         (no reveal point can be reached): the expert then samples every move with hindsight."""
         carrier = sample_layout(k, rng)  # any layout will do: what is legal depends on visible cards only
         if k.unknown_slots <= 1:
-            r = solve(carrier, max_seconds=None, max_nodes=self.exact_nodes, options=SAMPLE_SEARCH)
+            r = solve(carrier, max_seconds=None, max_nodes=self.exact_nodes, options=self.options)
             self.solves += 1
             if r.status == WON and r.moves and r.moves[0] in moves:
                 self._follow(carrier, r.moves[1:], r.moves[0])
@@ -295,7 +331,8 @@ class RevealPlanner:
             return None
         best, n, wins = 0, 0, 0
         if len(points) > 1:
-            best, trial = best_reveal_point(k, points, rng, self.budget, self.max_nodes)
+            pick = ucb_reveal_point if self.choose == "ucb" else best_reveal_point
+            best, trial = pick(k, points, rng, self.budget, self.max_nodes, self.options)
             self.solves += trial.solves
             n, wins = len(trial.results[best]), trial.wins(best)
         chosen = points[best].moves
