@@ -11,6 +11,9 @@ pairs each deal with the shipped rows of the same seed (``shipped("expert")``, `
 README says otherwise), hindsight sampling, greedy and the solver, with the deals won by one side only and a
 two-sided sign test.
 
+Deals no shipped table covers (fresh seeds) get greedy's games and the solver's verdicts (10 s a deal) played
+on the spot, and the summary counts the deals the run won that the solver proves unwinnable (there must be none).
+
 ``games`` plays deals first-seed .. first-seed+deals-1 with the expert (``play_game``, one process per worker),
 prints one line per game and then the win rate with its Wilson 95% interval and the mean seconds per game.
 Targets (issues 12 and 21): Klondike draw 1 >= 60% won, draw 3 >= 40%, <= 20 s per game on average on one
@@ -104,15 +107,28 @@ def compare(a: argparse.Namespace) -> None:
     rows = rows[rows.variant == name]
     print(f"{name}: {len(ours)} deals played; won {sum(ours.values())} ({sum(ours.values()) / len(ours):.1%})")
     for player in ("expert", "hindsight", "greedy", "solver"):
-        theirs = rows[rows.strategy == player].drop_duplicates("seed").set_index("seed").outcome
-        seeds = [s for s in ours if s in theirs.index]
+        theirs = rows[rows.strategy == player].drop_duplicates("seed").set_index("seed").outcome.to_dict()
+        if player in ("greedy", "solver") and any(s not in theirs for s in ours):
+            theirs = {**_fresh(player, variant_of(a.variant, a.draw), [s for s in ours if s not in theirs]), **theirs}
+        seeds = [s for s in ours if s in theirs]
         if not seeds:
             continue
         only_ours = sum(ours[s] and theirs[s] != "won" for s in seeds)
         only_theirs = sum(not ours[s] and theirs[s] == "won" for s in seeds)
         won = sum(theirs[s] == "won" for s in seeds)
-        print(f"  shipped {player:9} on the same {len(seeds)} deals: won {won} ({won / len(seeds):.1%}); won by this "
+        print(f"  {player:9} on the same {len(seeds)} deals: won {won} ({won / len(seeds):.1%}); won by this "
               f"run only {only_ours}, by {player} only {only_theirs}; sign test p = {sign_test(only_ours, only_theirs):.3g}")
+        if player == "solver":
+            proved = [s for s in seeds if ours[s] and theirs[s] == "unwinnable"]
+            print(f"  deals this run won that the solver proves unwinnable: {len(proved)} {proved or ''}")
+
+
+def _fresh(player: str, variant, seeds: list[int]) -> dict[int, str]:
+    """Outcomes of greedy (a game) or the solver (10 s a deal) on deals no shipped table covers."""
+    from solitaire import deal, solve
+    if player == "greedy":
+        return {s: play_game(variant, s, "greedy").outcome for s in seeds}
+    return {s: solve(deal(variant, s), max_seconds=10).status for s in seeds}
 
 
 def main() -> None:

@@ -10,7 +10,8 @@ from test_expert import lockstep, shuffled_hidden
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, apply, deal, legal_moves, observe
 from solitaire.expert import ExpertStrategy, settings_text
 from solitaire.knowledge import Memory, sample_layout
-from solitaire.reveal import RevealPlanner, best_reveal_point, reveal_points, seen_key, shows_a_card
+from solitaire.reveal import (SEARCHES, RevealPlanner, best_reveal_point, reveal_points, seen_key, shows_a_card,
+                              ucb_reveal_point)
 from solitaire.solver import solve
 from solitaire.strategies import play_game
 from solitaire.notation import move_from_text
@@ -97,6 +98,37 @@ def test_sequential_halving_spends_about_its_budget_on_shared_layouts():
     assert trial.wins(best) / len(trial.results[best]) == max(
         trial.wins(i) / len(trial.results[i]) for i in range(len(points)) if len(trial.results[i]) == len(trial.results[best]))
     assert won
+
+
+def test_ucb_spends_its_plays_on_the_close_points_and_answers_a_well_played_leader():
+    p = deal(KLONDIKE, 5)
+    k, carrier = knowledge_and_carrier(p)
+    points = reveal_points(k, carrier, legal_moves(carrier), {seen_key(carrier)}, max_states=400, max_points=6)
+    assert len(points) >= 3
+    best, trial = ucb_reveal_point(k, points, random.Random(0), budget=40, max_nodes=300, options=SEARCHES["full"])
+    plays = [len(r) for r in trial.results]
+    assert sum(plays) == 40 and min(plays) >= 2 and max(plays) <= len(trial.layouts)  # shared layouts, every point tried
+    assert trial.solves <= 40  # a layout whose path wins needs no solve
+    share = [trial.wins(i) / plays[i] for i in range(len(points))]
+    assert 2 * plays[best] >= max(plays)  # a point tried twice is not trusted over one tried far more
+    assert share[best] == max(share[i] for i in range(len(points)) if 2 * plays[i] >= max(plays))
+    if max(share) > min(share):  # a hopeless point gets fewer plays than the leader
+        assert plays[share.index(min(share))] <= plays[best]
+    again = ucb_reveal_point(k, points, random.Random(0), budget=40, max_nodes=300, options=SEARCHES["full"])
+    assert again[0] == best and again[1].results == trial.results  # seeded: the same layouts, the same answer
+
+
+def test_the_search_and_the_choice_are_settings_recorded_only_when_they_differ_from_the_earlier_games():
+    earlier = settings_text(search="plain", choose="halving")
+    assert "search=" not in earlier and "choose=" not in earlier  # the shipped games' settings read as they did
+    assert "search=full" in settings_text(search="full") and "choose=ucb" in settings_text(choose="ucb")
+    assert "choose=" not in settings_text(method="hop", choose="ucb")  # a reveal-method setting
+    for bad in (dict(search="psychic"), dict(choose="best")):
+        with pytest.raises(ValueError, match="search must be one of plain, full"):
+            ExpertStrategy(**bad)
+    record = play_game(KLONDIKE, 2, ExpertStrategy(2, search="full", choose="ucb", **SMALL), max_moves=2000)
+    again = play_game(KLONDIKE, 2, ExpertStrategy(2, search="full", choose="ucb", **SMALL), max_moves=2000)
+    assert record.outcome in ("won", "lost") and (again.outcome, again.moves) == (record.outcome, record.moves)
 
 
 @pytest.mark.parametrize("variant", [KLONDIKE, ITALIAN], ids=lambda v: v.name)
