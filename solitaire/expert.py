@@ -160,7 +160,7 @@ class Decision(NamedTuple):
 
 DEFAULTS = dict(method="reveal", samples=20, max_samples=40, max_nodes=2000, margin=0.15, check=3, settle=4,
                 min_samples=6, budget=40, max_states=2000, max_points=16, per_reveal=2, exact_nodes=50000,
-                search="plain", choose="halving")
+                search="full", choose="halving")
 # Settings added after games were shipped: the value that plays those games, left out of ``settings_text``
 # there, so that a recorded game's settings still read as they did.
 _EARLIER = dict(search="plain", choose="halving")
@@ -178,6 +178,34 @@ def settings_text(**changes) -> str:
     unused = _REVEAL_ONLY if settings["method"] == "hop" else _HOP_ONLY
     return " ".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}" for k, v in settings.items()
                     if k not in unused and not (k == "method" and v == "hop") and _EARLIER.get(k, ...) != v)
+
+
+def settings_from_text(text: str) -> dict:
+    """The settings that ``settings_text`` wrote (e.g. a results row's ``budget``, whose ``max_moves=`` is the
+    game's, not the expert's, and is left out): ``ExpertStrategy(seed, **settings_from_text(text))`` plays
+    the recorded games again.
+
+    >>> settings_from_text("max_moves=5000 method=reveal max_nodes=2000 budget=40")["search"]  # an earlier game
+    'plain'
+    >>> settings_text(**settings_from_text(settings_text(budget=80))) == settings_text(budget=80)
+    True
+    >>> settings_from_text("budget=lots")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'budget=lots' is not an expert setting: write name=value, e.g. budget=40 or search=full (settings: method, samples, max_samples, max_nodes, margin, check, settle, min_samples, budget, max_states, max_points, per_reveal, exact_nodes, search, choose)
+    """
+    settings = DEFAULTS | _EARLIER | {"method": "hop"}  # what the text leaves out
+    for word in text.split():
+        name, _, value = word.partition("=")
+        if name == "max_moves":
+            continue
+        kind = type(DEFAULTS.get(name))
+        try:
+            settings[name] = value if kind is str else kind(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{word!r} is not an expert setting: write name=value, e.g. budget=40 or search=full (settings: "
+                             f"{', '.join(DEFAULTS)})") from None
+    return settings
 
 
 class ExpertStrategy:

@@ -239,4 +239,4 @@ def test_experiments_with_the_expert_in_parallel_and_resumed(tmp_path):
     assert len(load(path)) == 6
     assert set(more[more["strategy"] == "expert"]["budget"]) == {"max_moves=5000 method=reveal max_nodes=2000 "
                                                                  "budget=40 max_states=2000 max_points=16 "
-                                                                 "per_reveal=2 exact_nodes=50000"}
+                                                                 "per_reveal=2 exact_nodes=50000 search=full"}
