@@ -240,3 +240,18 @@ def test_experiments_with_the_expert_in_parallel_and_resumed(tmp_path):
     assert set(more[more["strategy"] == "expert"]["budget"]) == {"max_moves=5000 method=reveal max_nodes=2000 "
                                                                  "budget=40 max_states=2000 max_points=16 "
                                                                  "per_reveal=2 exact_nodes=50000 search=full"}
+
+
+def test_the_full_search_decides_more_sampled_layouts_at_the_same_cap():
+    # why the expert's samples use search="full" (issue 34): a capped solve that runs out counts as a loss,
+    # so the search that decides more layouts within the cap tells moves apart better; never a verdict changed
+    from solitaire.reveal import SEARCHES
+    from solitaire.solver import solve
+    draw3 = replace(KLONDIKE, draw=3)
+    rng = random.Random(1)
+    layouts = [sample_layout(game_knowledge(Game(draw3, seed)), rng) for seed in range(8) for _ in range(2)]
+    verdicts = {name: [solve(p, max_seconds=None, max_nodes=1000, options=options, verdict_only=True).status
+                       for p in layouts] for name, options in SEARCHES.items()}
+    decided = {name: sum(v != "unknown" for v in vs) for name, vs in verdicts.items()}
+    assert decided["full"] > decided["plain"], decided
+    assert all("unknown" in (a, b) or a == b for a, b in zip(verdicts["full"], verdicts["plain"]))
