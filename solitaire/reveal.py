@@ -33,7 +33,7 @@ from .state import Position
 
 # The search the expert's samples use: the one its shipped games were made with, before loose keys (issue 22).
 # A faster search decides other capped solves, so the games would change; remaking them is a separate run.
-SAMPLE_SEARCH = SolverOptions(loose_columns=False)
+SAMPLE_SEARCH = SolverOptions(loose_columns=False, safe_talon_end=False)
 
 
 class RevealPoint(NamedTuple):

@@ -30,6 +30,9 @@ class SolverOptions:
     * ``waste_dominance``: with draw > 1 and unlimited passes, a state is skipped when the search already
       holds the same state with the waste at a position from which drawing reaches this one
       (``encoding.StateCodec.waste_place``).
+    * ``safe_talon_end``: with draw > 1 and unlimited passes, the last card of the talon goes up at once when it
+      is safe and the waste is at a position of the draw cycle (``pruning.SafeMoves``, "the end of the talon";
+      on only with ``safe_foundation_moves``).
     """
 
     columns_as_a_set: bool = True
@@ -39,6 +42,7 @@ class SolverOptions:
     use_right_after: bool | None = None  # None: on, except with loose keys and draw > 1 (``for_variant``)
     walled_in_check: bool = True
     waste_dominance: bool = True
+    safe_talon_end: bool = True
 
     def for_variant(self, variant: Variant, parents_interchangeable: bool = False) -> SolverOptions:
         """The options that are sound for this variant (``parents_interchangeable``: may its keys be loose,

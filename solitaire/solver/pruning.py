@@ -43,12 +43,33 @@ class SafeMoves:
     ``D`` card is up; the same dropping, applied to the line of step (1) played from ``S`` + "c up", wins.
     With two decks, count copies as above: the tracked copy of ``c`` is the one the other line moves last.
     This is stricter than the first rule, and proved without the waste rule or a twin condition.
+
+    **The end of the talon** (``safe_talon_end``; draw ``d`` > 1, unlimited passes, the waste may play to a
+    foundation). Both proofs above follow a winning line ``L`` from ``S`` with a line ``L'`` from ``S`` + "c up"
+    that drops the moves of ``c`` and keeps every other move legal with the same effect. For a card in a column
+    that is all they need. A card in the talon is different: the talon's order decides which cards drawing turns
+    up, and taking a card out of its middle shifts every later draw (after the next recycle, other cards come
+    up). Its *last* card does not: let the talon ``T`` hold ``n`` cards, ``c`` last, ``T'`` = ``T`` without
+    ``c``, and let ``L'`` keep its waste at ``g(p) = min(p, n - 1)`` when ``L`` has ``p`` cards in the waste
+    (both "the whole talon" at ``p = n``). Then the waste tops are the same card whenever ``p < n``; a draw
+    takes ``p`` to ``min(p + d, n)`` and ``g(p)`` to ``min(g(p) + d, n - 1) = g(min(p + d, n))`` (from
+    ``p = n - 1``, ``L'`` has nothing to draw and stays put); a recycle (``p = n``) takes both to 0; a play of
+    the waste top at ``p < n`` takes the same card out of both talons, leaves ``c`` last and both at ``p - 1``;
+    and at ``p = n`` the waste top of ``L`` is ``c``, whose play ``L'`` drops, after which the two talons are
+    equal and at the same place. So ``L'`` is legal, and wins. The search's move ("draw to the end, ``c`` up")
+    reaches ``T'`` at ``n - 1`` cards in the waste, and ``S`` + "c up" is at ``g(p)``: the same state (each
+    reaches the other by draws and recycles) when ``p`` is on the draw cycle, a multiple of ``d`` or ``n``
+    (``encoding.StateCodec.key``). Hence the rule: with the waste on the draw cycle, the last talon card goes up
+    as soon as it is safe (by the rule above for the variant), and the search never tries anything else first;
+    the loop repeats for the card that is then last. Nothing here depends on the decks or the rank order. This is
+    the "pure deck" case of lonelybot's deck dominance (its ``docs/method.md``, section 5.3).
     """
 
-    def __init__(self, tables, codec, enabled: bool = True) -> None:
+    def __init__(self, tables, codec, enabled: bool = True, talon_end: bool = True) -> None:
         self.tables = tables
         self.codec = codec
         self.enabled = enabled
+        self.talon_end = enabled and talon_end and tables.safe_talon_end  # (``settle``: the end of the talon)
 
     def is_safe(self, c: int, heights_after: bytes, talon: bytes) -> bool:
         """Is ``c`` (just put up, giving ``heights_after``) safe by the rule above?"""
@@ -93,7 +114,22 @@ class SafeMoves:
                         in_waste = i
                     wanted = self.codec.wanted(heights)
                     changed = True
+            while talon and self.talon_end and talon[-1] in wanted and self.end_is_safe(heights, talon, in_waste):
+                autos.append(("wf", len(talon) - 1))
+                heights = self.codec.raised(heights, talon[-1])
+                talon = talon[:-1]
+                in_waste = len(talon)  # where the replay's draws to the end and the play leave the waste
+                wanted = self.codec.wanted(heights)
+                changed = True
         return columns, heights, talon, in_waste, recycles
+
+    def end_is_safe(self, heights: bytes, talon: bytes, in_waste: int) -> bool:
+        """May the last talon card (a card the foundations take) go up now: is the waste on the draw cycle and
+        the card safe (the end of the talon, in the class docstring)?"""
+        if in_waste % self.tables.variant.draw and in_waste != len(talon):
+            return False
+        c = talon[-1]
+        return self.is_safe(c, self.codec.raised(heights, c), talon[:-1])
 
     def _settle_talon(self, heights: bytes, talon: bytes, in_waste: int, wanted: set[int]):
         """(talon index, new heights) of a safe card the waste can play now (with a free stock: any talon
