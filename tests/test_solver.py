@@ -180,7 +180,7 @@ def test_the_passes_the_search_models():
 
 @pytest.mark.parametrize("switch", ["columns_as_a_set", "loose_columns", "safe_foundation_moves",
                                     "skip_useless_preparations", "use_right_after", "walled_in_check",
-                                    "waste_dominance"])
+                                    "waste_dominance", "safe_talon_end"])
 def test_each_pruning_idea_can_be_turned_off_without_changing_answers(switch):
     off = SolverOptions(**{switch: False})
     for variant, seed in [(KLONDIKE, 3), (KLONDIKE, 90), (DRAW3_BACK, 150), (ITALIAN, 1), (ITALIAN, 2)]:
@@ -197,7 +197,8 @@ def test_each_pruning_idea_can_be_turned_off_without_changing_answers(switch):
                                                   ("use_right_after", ITALIAN, 2),
                                                   ("columns_as_a_set", ITALIAN, 2),
                                                   ("loose_columns", DRAW3_BACK, 150),
-                                                  ("waste_dominance", DRAW3_BACK, 40)])
+                                                  ("waste_dominance", DRAW3_BACK, 40),
+                                                  ("safe_talon_end", DRAW3_BACK, 6)])
 def test_turning_a_pruning_idea_off_costs_states(switch, variant, seed):
     """Lesson 07 measures these savings: on these deals each idea saves states, and the answer stays."""
     game = Game(variant, seed)
@@ -273,20 +274,25 @@ def test_talon_reach_covers_draw_three_and_limited_passes():
 
 
 # --- against an exhaustive search over the real rules ------------------------------------------------------
-def exhaustive(p, limit: int):
-    """"won"/"unwinnable" by trying every legal move of the rules core (no pruning), None past ``limit``."""
+def exhaustive(p, limit: int, forget_recycles: bool = False):
+    """"won"/"unwinnable" by trying every legal move of the rules core (no pruning), None past ``limit``;
+    ``forget_recycles``: positions that differ only in the recycles used are one (right with unlimited passes)."""
     from solitaire.moves import apply, legal_moves
-    seen, todo = {p}, [p]
+
+    def key(q):
+        return q._replace(recycles=0) if forget_recycles else q
+
+    seen, todo = {key(p)}, [p]
     while todo:
         q = todo.pop()
         if is_won(q):
             return "won"
         for m in legal_moves(q):
             r = apply(q, m)
-            if r not in seen:
+            if key(r) not in seen:
                 if len(seen) >= limit:
                     return None
-                seen.add(r)
+                seen.add(key(r))
                 todo.append(r)
     return "unwinnable"
 
@@ -477,3 +483,90 @@ def test_a_loose_key_forgets_which_parent_a_card_sits_on_and_nothing_else():
     other_base = state(["2C", "6H", "5C"], ["3C", "7C", "6D", "7S"])
     assert loose.key(start) == loose.key(traded) == loose.key(moved) != loose.key(other_base)
     assert len({exact.key(s) for s in (start, traded, moved)}) == 3
+
+
+# --- the end of the talon (``pruning.SafeMoves``, ``safe_talon_end``) ------------------------------------------
+def late_position(variant, seed: int):
+    """A seeded position late in a game: each suit's foundation at a random height, the other cards shuffled
+    into a talon of 3-9 cards (the waste at a random place) and columns of face-down cards under one face-up
+    card (so that every face-up run is a build, as in a real game)."""
+    import random
+
+    from solitaire.cards import card
+    from solitaire.state import Position
+    rng = random.Random(seed)
+    ranks = variant.ranks
+    heights = [rng.randint(1, len(ranks) - 1) for _ in range(4)]
+    foundations = tuple(tuple(card(r, s) for r in ranks[:h]) for s, h in enumerate(heights))
+    rest = [card(r, s) for s in range(4) for r in ranks[heights[s]:]]
+    rng.shuffle(rest)
+    k = rng.randint(3, min(9, len(rest) - 2))
+    talon, rest = rest[:k], rest[k:]
+    columns: list[list] = [[] for _ in variant.columns]
+    for c in rest:
+        columns[rng.randrange(len(columns))].append(c)
+    in_waste = min(k, rng.choice([0, 3, 6, k, rng.randint(0, k)]))
+    return Position(variant, tuple(reversed(talon[in_waste:])), tuple(talon[:in_waste]), foundations,
+                    tuple(map(tuple, columns)), tuple(max(0, len(c) - 1) for c in columns))
+
+
+def talon_end_fires(p) -> bool:
+    """Does settling the position play the last talon card up (the rule, at the root of the search)?"""
+    from solitaire.solver import _Solver
+    solver = _Solver(_tables(p.variant), SolverOptions().for_variant(p.variant))
+    autos: list = []
+    solver.safe.settle(*solver.codec.from_position(p)[0], autos)
+    return any(m[0] == "wf" for m in autos)
+
+
+def test_the_end_of_the_talon_agrees_with_an_exhaustive_search():
+    """Late positions of a 32-card Klondike with draw 3 (small enough to search every legal move): where the
+    last talon card is safe and the waste on the draw cycle the search plays it up at once, and every answer
+    is the exhaustive search's; with the rule off too."""
+    variant = replace(KLONDIKE_32, name="Klondike, 32 cards, draw 3", draw=3)
+    cases, fired = [], 0
+    for seed in range(120):
+        p = late_position(variant, seed)
+        truth = exhaustive(p, 30_000, forget_recycles=True)
+        if truth is None:
+            continue
+        fired += talon_end_fires(p)
+        on = solve(p, max_seconds=None, max_nodes=200_000)
+        off = solve(p, max_seconds=None, max_nodes=200_000, options=SolverOptions(safe_talon_end=False))
+        cases.append((truth, on.status, off.status))
+        if on.status == "won":
+            from solitaire.moves import apply
+            q = p
+            for move in on.moves:
+                q = apply(q, move)
+            assert is_won(q)
+    assert len(cases) >= 60 and fired >= 10 and {truth for truth, _, _ in cases} == {"won", "unwinnable"}
+    assert all(truth == on == off for truth, on, off in cases), cases
+
+
+def test_the_end_of_the_talon_needs_the_draw_cycle_and_a_safe_card():
+    """32 cards: every red card up but the 8s, clubs up to 4, spades up to 6; talon 8♣ 7♠ (7♠ last), 7♠ safe.
+    With the waste empty (on the draw cycle) 7♠ goes up at once (after the safe column cards); with 8♣ in the
+    waste (off the cycle) it does not; with spades up to 5 (6♠ face down under 8♠) it is not wanted; with draw 1
+    the rule does not apply."""
+    from solitaire.cards import parse_card
+    from solitaire.state import Position
+
+    def cards(text):
+        return tuple(parse_card(x) for x in text.split())
+
+    def position(variant, stock, waste, spades=6):
+        foundations = (cards("A♣ 2♣ 3♣ 4♣"), cards("A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦"), cards("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥"),
+                       cards("A♠ 2♠ 3♠ 4♠ 5♠ 6♠")[:spades])
+        third = cards("8♠") if spades == 6 else cards("6♠ 8♠")
+        columns = (cards("8♥"), cards("8♦"), third, cards("7♣ 6♣"), cards("5♣"), ())
+        p = Position(variant, cards(stock), cards(waste), foundations, columns, (0, 0, len(third) - 1, 1, 0, 0))
+        assert len(p.cards()) == 32
+        return p
+
+    draw3 = replace(KLONDIKE_32, name="Klondike, 32 cards, draw 3", draw=3)
+    assert talon_end_fires(position(draw3, "7♠ 8♣", ""))
+    assert not talon_end_fires(position(draw3, "7♠", "8♣"))
+    assert not talon_end_fires(position(draw3, "7♠ 8♣", "", spades=5))
+    assert not talon_end_fires(position(replace(draw3, name="draw 1", draw=1, passes=2), "7♠ 8♣", ""))
+    assert solve(position(draw3, "7♠ 8♣", ""), max_nodes=10).status == "won"

@@ -183,7 +183,7 @@ class _Solver:
         self.tables = tables
         self.options = options
         self.codec = StateCodec(tables, options.columns_as_a_set, options.waste_dominance, options.loose_columns)
-        self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves)
+        self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves, options.safe_talon_end)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
         if options.safe_foundation_moves:
             self.generator.safe_up = self.safe.is_safe

@@ -43,12 +43,47 @@ class SafeMoves:
     ``D`` card is up; the same dropping, applied to the line of step (1) played from ``S`` + "c up", wins.
     With two decks, count copies as above: the tracked copy of ``c`` is the one the other line moves last.
     This is stricter than the first rule, and proved without the waste rule or a twin condition.
+
+    **The end of the talon** (``safe_talon_end``; draw ``d`` > 1, unlimited passes, the waste may play to a
+    foundation). Both proofs above follow a winning line ``L`` from ``S`` with a line ``L'`` from ``S`` + "c up"
+    that drops the moves of ``c`` and keeps every other move legal with the same effect. For a card in a column
+    that is all they need. A card in the talon is different: the talon's order decides which cards drawing turns
+    up, and taking a card out of its middle shifts every later draw (after the next recycle, other cards come
+    up). Its *last* card does not: let the talon ``T`` hold ``n`` cards, ``c`` last, ``T'`` = ``T`` without
+    ``c``, and let ``L'`` keep its waste at ``g(p) = min(p, n - 1)`` when ``L`` has ``p`` cards in the waste
+    (both "the whole talon" at ``p = n``). Then the waste tops are the same card whenever ``p < n``; a draw
+    takes ``p`` to ``min(p + d, n)`` and ``g(p)`` to ``min(g(p) + d, n - 1) = g(min(p + d, n))`` (from
+    ``p = n - 1``, ``L'`` has nothing to draw and stays put); a recycle (``p = n``) takes both to 0; a play of
+    the waste top at ``p < n`` takes the same card out of both talons, leaves ``c`` last and both at ``p - 1``;
+    and at ``p = n`` the waste top of ``L`` is ``c``, whose play ``L'`` drops, after which the two talons are
+    equal and at the same place. So ``L'`` is legal, and wins. The search's move ("draw to the end, ``c`` up")
+    reaches ``T'`` at ``n - 1`` cards in the waste, and ``S`` + "c up" is at ``g(p)``: the same state (each
+    reaches the other by draws and recycles) when ``p`` is on the draw cycle, a multiple of ``d`` or ``n``
+    (``encoding.StateCodec.key``). Hence the rule: with the waste on the draw cycle, the last talon card goes up
+    as soon as it is safe (by the rule above for the variant), and the search never tries anything else first;
+    the loop repeats for the card that is then last. Nothing here depends on the decks or the rank order. This is
+    the "pure deck" case of lonelybot's deck dominance (its ``docs/method.md``, section 5.3). Off the cycle the
+    rule would be wrong: "c up" keeps the waste where it is, but the only real way to play ``c`` draws to the end
+    and leaves the waste on the cycle, which may have lost the cards that the off-cycle position still reaches
+    before its next recycle. A card in the middle of the talon cannot go up this way either: once it is gone,
+    every later pass turns up other cards. (Nor is a card in the talon dominated by the same card loose on a
+    column: it blocks its parent there, and the talon it leaves behind is shifted.)
+    Measured (draw 3, cards back, the kit's seeds 0-99 with 20,000 states a deal, ``benchmarks/bench_solver.py
+    --variants draw3 --deals 100 --nodes 20000 --workers 1``, and with ``--options safe_talon_end=0``): the same
+    95 deals decided (85 won, 10 unwinnable) with the same verdicts, in 1,256 states a deal against 1,324 (5%
+    fewer: 110,480 against 116,966 for the wins, 8,808 against 8,820 for the proofs); on seeds 100-199
+    (``--first 100``) the same 88 decided, in 1,028 states a deal against 1,036 (0.8% fewer; proofs 24,475
+    against 24,481). It seldom fires in a proof of unwinnability: the last card is safe only once most of the
+    cards below it are up. Of the 25 deals of ``published_rules.csv`` left undecided with draw 3 after 10 s and
+    60 s, 4 are decided in 60 s with it (39 and 66 unwinnable, 104 and 322 won; ``--seeds 1,39,66,... --seconds
+    60``): 2.1% of the 1,000 stay undecided, against the issue's 1%.
     """
 
-    def __init__(self, tables, codec, enabled: bool = True) -> None:
+    def __init__(self, tables, codec, enabled: bool = True, talon_end: bool = True) -> None:
         self.tables = tables
         self.codec = codec
         self.enabled = enabled
+        self.talon_end = enabled and talon_end and tables.safe_talon_end  # (``settle``: the end of the talon)
 
     def is_safe(self, c: int, heights_after: bytes, talon: bytes) -> bool:
         """Is ``c`` (just put up, giving ``heights_after``) safe by the rule above?"""
@@ -93,7 +128,22 @@ class SafeMoves:
                         in_waste = i
                     wanted = self.codec.wanted(heights)
                     changed = True
+            while talon and self.talon_end and talon[-1] in wanted and self.end_is_safe(heights, talon, in_waste):
+                autos.append(("wf", len(talon) - 1))
+                heights = self.codec.raised(heights, talon[-1])
+                talon = talon[:-1]
+                in_waste = len(talon)  # where the replay's draws to the end and the play leave the waste
+                wanted = self.codec.wanted(heights)
+                changed = True
         return columns, heights, talon, in_waste, recycles
+
+    def end_is_safe(self, heights: bytes, talon: bytes, in_waste: int) -> bool:
+        """May the last talon card (a card the foundations take) go up now: is the waste on the draw cycle and
+        the card safe (the end of the talon, in the class docstring)?"""
+        if in_waste % self.tables.variant.draw and in_waste != len(talon):
+            return False
+        c = talon[-1]
+        return self.is_safe(c, self.codec.raised(heights, c), talon[:-1])
 
     def _settle_talon(self, heights: bytes, talon: bytes, in_waste: int, wanted: set[int]):
         """(talon index, new heights) of a safe card the waste can play now (with a free stock: any talon

@@ -58,6 +58,7 @@ class Search:
         self.found = False
         self.generator = generator
         self.safe = safe
+        self.talon_end = safe.talon_end  # a move that changes the talon may make its last card safe (``settled_child``)
         self.budget = budget
         self.seen: set[bytes] = set()
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
@@ -77,7 +78,10 @@ class Search:
         if column >= 0:
             col = child[0][column]
             if len(col) == 1 or col[-1] not in wanted:
-                return child, NO_MOVES
+                talon = child[2]
+                if not (self.talon_end and talon and talon[-1] in wanted
+                        and self.safe.end_is_safe(child[1], talon, child[3])):
+                    return child, NO_MOVES
         autos: list = []
         return self.safe.settle(*child, autos), autos
 

@@ -37,6 +37,9 @@ class RuleTables:
         # draw > 1 with unlimited passes: a waste position off the draw cycle dominates the positions it reaches
         # (``StateCodec.waste_place``)
         self.waste_dominance = v.draw > 1 and passes is None and not self.strict_draw
+        # the same stock rule with waste-to-foundation play: a safe last talon card goes up from a waste position on
+        # the draw cycle (``pruning.SafeMoves``, "the end of the talon")
+        self.safe_talon_end = self.waste_dominance and v.waste_to_foundation
         self.threshold: list[tuple[int, ...] | None] = [None] * 64  # the lowest pile of each suit must reach
         self.stock_watch: list[tuple[int, ...]] = [()] * 64  # cards that must not be in the stock or waste
         for c in self.deck:
