@@ -4,6 +4,7 @@
         [--options samples=30 max_nodes=5000]
     python benchmarks/bench_expert.py chance [--variant klondike] [--deals 20]
     python benchmarks/bench_expert.py compare RUN.txt [RUN.txt ...] [--variant klondike] [--draw 1]
+    python benchmarks/bench_expert.py samples [--draw 3] [--deals 20]
 
 ``compare`` reads the game lines that ``games`` printed (one file or several, e.g. two halves of a run) and
 pairs each deal with the shipped rows of the same seed (``shipped("expert")``, ``shipped("hindsight")``,
@@ -90,6 +91,27 @@ def chance(a: argparse.Namespace) -> None:
           f"max {max(times):.2f} s over {len(times)} deals")
 
 
+def samples(a: argparse.Namespace) -> None:
+    """CPU a capped, verdict-only solve of a sampled layout costs (the expert's unit of work), per search and cap."""
+    import random
+
+    from solitaire.knowledge import game_knowledge, sample_layout
+    from solitaire.reveal import SEARCHES
+    from solitaire.solver import solve
+    rng = random.Random(1)
+    layouts = [sample_layout(game_knowledge(Game(variant_of(a.variant, a.draw), seed)), rng)
+               for seed in range(a.first_seed, a.first_seed + a.deals) for _ in range(3)]
+    for name, options in SEARCHES.items():
+        for cap in (300, 1000, 2000):
+            cpu = time.process_time()
+            status = [solve(p, max_seconds=None, max_nodes=cap, options=options, verdict_only=True).status
+                      for p in layouts]
+            ms = 1000 * (time.process_time() - cpu) / len(layouts)
+            print(f"search={name} cap {cap}: {ms:.1f} ms CPU a solve; of {len(layouts)} layouts (3 a deal, at the "
+                  f"deal) {status.count('won')} won, {status.count('unwinnable')} unwinnable, "
+                  f"{status.count('unknown')} unknown", flush=True)
+
+
 def compare(a: argparse.Namespace) -> None:
     import re
 
@@ -133,7 +155,7 @@ def _fresh(player: str, variant, seeds: list[int]) -> dict[int, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["games", "chance", "compare"])
+    parser.add_argument("what", choices=["games", "chance", "compare", "samples"])
     parser.add_argument("runs", nargs="*", help="compare: the output files of games runs")
     parser.add_argument("--variant", default="klondike")
     parser.add_argument("--draw", type=int, default=1)
@@ -143,7 +165,7 @@ def main() -> None:
     parser.add_argument("--options", nargs="*", default=[], metavar="NAME=VALUE",
                         help="ExpertStrategy settings, e.g. samples=30 max_nodes=5000")
     a = parser.parse_args()
-    {"games": games, "chance": chance, "compare": compare}[a.what](a)
+    {"games": games, "chance": chance, "compare": compare, "samples": samples}[a.what](a)
 
 
 if __name__ == "__main__":
