@@ -54,7 +54,7 @@ from .solver import solve
 from .state import Observation, Position
 from .stats import wilson  # the one home of the statistics
 from .players import SAFE_FOUNDATION, GreedyStrategy
-from .reveal import SEARCHES, RevealPlanner
+from .reveal import CHOOSERS, SEARCHES, RevealPlanner
 
 UNSOLVED = "unsolved"  # a sample the expert has not solved yet (its own bookkeeping, not an end of game)
 
@@ -172,8 +172,6 @@ DEFAULTS = dict(method="reveal", samples=20, max_samples=40, max_nodes=2000, mar
 # Settings added after games were shipped: the value that plays those games, left out of ``settings_text``
 # there, so that a recorded game's settings still read as they did.
 _EARLIER = dict(search="plain", choose="halving")
-SEARCH_NAMES = ("plain", "full")  # solitaire.reveal.SEARCHES
-CHOICES = ("halving", "ucb")  # how the reveal method spreads its solves: solitaire.reveal
 METHODS = ("hop", "reveal")  # hindsight sampling of every move; or deciding at reveal points (solitaire.reveal)
 _HOP_ONLY = ("samples", "max_samples", "margin", "check", "settle", "min_samples")
 _REVEAL_ONLY = ("budget", "max_states", "max_points", "per_reveal", "exact_nodes", "choose")
@@ -211,8 +209,8 @@ def settings_from_text(text: str) -> dict:
         try:
             settings[name] = value if kind is str else kind(value)
         except (TypeError, ValueError):
-            raise ValueError(f"{word!r} is not an expert setting: write name=value, e.g. budget=40 or search=full (settings: "
-                             f"{', '.join(DEFAULTS)})") from None
+            raise ValueError(f"{word!r} is not an expert setting: write name=value, e.g. budget=40 or "
+                             f"search=full (settings: {', '.join(DEFAULTS)})") from None
     return settings
 
 
@@ -242,8 +240,8 @@ class ExpertStrategy:
                              f"max_samples={max_samples}, max_nodes={max_nodes}")
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-        if search not in SEARCH_NAMES or choose not in CHOICES:
-            raise ValueError(f"search must be one of {', '.join(SEARCH_NAMES)} and choose one of {', '.join(CHOICES)}, "
+        if search not in SEARCHES or choose not in CHOOSERS:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)} and choose one of {', '.join(CHOOSERS)}, "
                              f"got search={search!r}, choose={choose!r}")
         if min(budget, max_states, max_points, per_reveal, exact_nodes) < 1:
             raise ValueError(f"need budget, max_states, max_points, per_reveal and exact_nodes >= 1, got "

@@ -266,6 +266,10 @@ def ucb_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random
     return max(trusted, key=lambda i: (trial.wins(i) / len(trial.results[i]), -i)), trial
 
 
+# How the reveal method spreads its solves over the points (the expert's ``choose`` setting).
+CHOOSERS = {"halving": best_reveal_point, "ucb": ucb_reveal_point}
+
+
 class RevealPlanner:
     """The expert's reveal-point method: choose a reveal point, then play its moves one a turn.
 
@@ -289,7 +293,7 @@ class RevealPlanner:
     def __init__(self, budget: int, max_nodes: int, max_states: int, max_points: int, per_reveal: int,
                  exact_nodes: int, search: str = "plain", choose: str = "halving") -> None:
         self.budget, self.max_nodes, self.max_states = budget, max_nodes, max_states
-        self.options, self.choose = SEARCHES[search], choose
+        self.options, self.pick = SEARCHES[search], CHOOSERS[choose]
         self.max_points, self.per_reveal, self.exact_nodes = max_points, per_reveal, exact_nodes
         self.seen: set = set()
         self.plan: list[tuple[Move, tuple]] = []
@@ -332,8 +336,7 @@ class RevealPlanner:
             return None
         best, n, wins = 0, 0, 0
         if len(points) > 1:
-            pick = ucb_reveal_point if self.choose == "ucb" else best_reveal_point
-            best, trial = pick(k, points, rng, self.budget, self.max_nodes, self.options)
+            best, trial = self.pick(k, points, rng, self.budget, self.max_nodes, self.options)
             self.solves += trial.solves
             n, wins = len(trial.results[best]), trial.wins(best)
         chosen = points[best].moves
