@@ -472,7 +472,7 @@ def _add_class_report(commands: argparse._SubParsersAction) -> None:
 def _nbgrader_course(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .course import write_course
+    from .classroom.course import write_course
 
     made = write_course(Path(args.course), Path(args.lessons) if args.lessons else None,
                         Path(args.points) if args.points else None, force=args.force)
@@ -486,7 +486,7 @@ def _nbgrader_course(args: argparse.Namespace) -> int:
 
 
 def _class_report(args: argparse.Namespace) -> int:
-    from .class_report import class_report
+    from .classroom.class_report import class_report
 
     report = class_report(args.grades, out=args.out)
     print(report.text())

@@ -305,7 +305,7 @@ def tournament_ranking(board, ax=None) -> Figure:
 @_projector
 def class_results(exercises: pd.DataFrame, ax=None) -> Figure:
     """The share of the class right per exercise, with Wilson 95% whiskers, hardest at the top
-    (``solitaire.class_report.exercise_summary``); each row says how many of how many got it right."""
+    (``solitaire.classroom.class_report.exercise_summary``); each row says how many of how many got it right."""
     _require(exercises, ["exercise", "students", "right", "share", "low", "high"], "class_results")
     rows = exercises.reset_index(drop=True)
     rows = rows.iloc[sorted(range(len(rows)), key=lambda i: (rows["share"][i], i), reverse=True)]

@@ -155,3 +155,16 @@ def test_game_does_not_reach_for_the_widget():
     graph = import_graph()
     assert not {m for m in graph["solitaire.game"] if m.startswith("solitaire.widget")}
     assert "solitaire.game" in graph["solitaire.widget"]  # the widget is built on the game, not the other way
+
+
+def test_the_classroom_sits_on_top_and_makes_its_stubs_itself():
+    """The classroom tools (student copies, the nbgrader course, the class report) use the kit; only the command
+    line uses them. The course writes stubs with the package's own maker, not a script loaded by path."""
+    graph = import_graph()
+    classroom = {m for m in graph if m.startswith("solitaire.classroom")}
+    assert {"solitaire.classroom.course", "solitaire.classroom.class_report",
+            "solitaire.classroom.student_copy"} <= classroom
+    users = {m for m, imported in graph.items() if imported & classroom and m not in classroom}
+    assert {u.split(".")[1] for u in users} <= {"cli"}, users
+    assert "solitaire.classroom.student_copy" in graph["solitaire.classroom.course"]
+    assert "scripts" not in (PACKAGE / "classroom" / "course.py").read_text(encoding="utf-8")

@@ -23,7 +23,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 from solitaire import cli  # noqa: E402
-from solitaire.course import BEGIN, END, check_calls, exercise_id, write_course  # noqa: E402
+from solitaire.classroom.course import BEGIN, END, check_calls, exercise_id, write_course  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ["01b_shuffles", "02b_moves"]  # 01b shows a card table as a picture; both run in about 10 s
@@ -176,7 +176,7 @@ def test_card_tables_still_draw_as_pictures(course: Path) -> None:
 
 
 def test_the_class_report_reads_the_export(course: Path, tmp_path: Path) -> None:
-    from solitaire.class_report import class_report
+    from solitaire.classroom.class_report import class_report
     report = class_report(course / "grades.csv", out=tmp_path / "report.png")
     assert (tmp_path / "report.png").stat().st_size > 10_000
     wrong = report.exercises.set_index("exercise").loc[WRONG[0]]

@@ -3,18 +3,16 @@ from __future__ import annotations
 
 import ast
 import re
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from solitaire.classroom import student_copy as msv  # the maker; scripts/make_student_version.py wraps it
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-_spec = importlib.util.spec_from_file_location("make_student_version", ROOT / "scripts" / "make_student_version.py")
-msv = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(msv)
 
 
 def test_assignment_becomes_ellipsis() -> None:
@@ -140,6 +138,20 @@ def test_student_copy_runs_without_errors(path: Path, run_student_copy) -> None:
 def test_missing_folder_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert msv.main([str(tmp_path / "nowhere"), str(tmp_path / "out")]) == 2
     assert "no notebooks found" in capsys.readouterr().err
+
+
+def test_the_old_script_still_writes_the_copies(tmp_path: Path) -> None:
+    """scripts/make_student_version.py wraps the package's maker, from any folder and without PYTHONPATH."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_student_version.py"),
+                           str(ROOT / "notebooks" / "02b_moves.ipynb"), str(tmp_path / "out")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "out" / "02b_moves.ipynb"
+    assert written.read_text(encoding="utf-8") == msv.student_notebook_text(ROOT / "notebooks" / "02b_moves.ipynb")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -2,11 +2,11 @@
 
 ``python -m solitaire class-report grades.csv --out report.png``, or in a notebook::
 
-    from solitaire.class_report import class_report
+    from solitaire.classroom.class_report import class_report
     report = class_report("course/grades.csv")   # report.exercises, report.students, report.figure
 
 The grades are the CSV that ``nbgrader export`` writes in a course made by ``python -m solitaire nbgrader``: one
-row per student and exercise (``solitaire.course.GRADE_COLUMNS``). An exercise counts as right when its test cell
+row per student and exercise (``solitaire.classroom.course.GRADE_COLUMNS``). An exercise counts as right when its test cell
 got all its points, which happens exactly when the kit's check said right.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from .course import GRADE_COLUMNS
-from .stats import wilson
+from ..stats import wilson
 
 
 def read_grades(grades: Any) -> pd.DataFrame:
@@ -122,7 +122,7 @@ def class_report(grades: Any, out: str | Path | None = None, plot: bool = True) 
     g = read_grades(grades)
     report = ClassReport(exercise_summary(g), student_table(g))
     if plot or out is not None:
-        from .plots import class_results
+        from ..plots import class_results
         report.figure = class_results(report.exercises)
         if out is not None:
             report.figure.savefig(out, dpi=100)

@@ -3,7 +3,7 @@
 Every lesson notebook with exercises (code cells tagged ``solution``, each followed by a cell that calls
 ``check("<id>", answer)``) becomes ``COURSE_DIR/source/<stem>/<stem>.ipynb``:
 
-- a solution cell becomes an nbgrader solution cell: the student's stub (as ``scripts/make_student_version.py``
+- a solution cell becomes an nbgrader solution cell: the student's stub (as ``solitaire.classroom.student_copy``
   writes it, so the release runs top to bottom) and then the teacher's answer between ``### BEGIN SOLUTION`` and
   ``### END SOLUTION``, which ``nbgrader generate_assignment`` removes;
 - after the exercise's check cell comes a locked, autograded test cell, ``assert check("<id>", answer,
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import ast
 import csv
-import functools
 import json
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .student_copy import lessons_folder, stub_for
 
 SOLUTION_TAG = "solution"
 TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a cell with this tag
@@ -122,21 +123,8 @@ def lesson_notebooks(lessons: Path) -> dict[Path, list[Exercise]]:
 
 
 def _stub(source: str, later: str) -> str:
-    """The student's stub for a solution cell: the rule of scripts/make_student_version.py, the one home of stubs."""
-    return _stub_writer()(source, set(re.findall(r"[A-Za-z_]\w*", later)))
-
-
-@functools.lru_cache(maxsize=1)
-def _stub_writer() -> Any:
-    import importlib.util
-    script = Path(__file__).resolve().parent.parent / "scripts" / "make_student_version.py"
-    if script.is_file():
-        spec = importlib.util.spec_from_file_location("make_student_version", script)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module.stub_for
-    raise ValueError(f"cannot find {script}, which writes the students' stubs: make the course from a clone of "
-                     "the kit (pip install -e .)")
+    """The student's stub for a solution cell: the rule of ``student_copy``, the one home of stubs."""
+    return stub_for(source, set(re.findall(r"[A-Za-z_]\w*", later)))
 
 
 def grade_id(check_id: str) -> str:
@@ -339,7 +327,7 @@ class ExerciseGrades(ExportPlugin):
     """One row per student and exercise: assignment, exercise, student_id, score, max_score, submitted."""
 
     def export(self, gradebook):
-        from solitaire.course import write_exercise_grades
+        from solitaire.classroom.course import write_exercise_grades
         write_exercise_grades(gradebook, self.to or "grades.csv", self.student, self.assignment)
 
 
@@ -401,12 +389,12 @@ def _needed_files(nb: dict, lessons: Path) -> list[Path]:
 
 
 def default_lessons() -> Path:
-    """The kit's own lessons: the notebooks folder beside the package (a clone of the kit).
+    """The kit's own lessons: shipped in the package by a wheel, else the notebooks folder of a clone.
 
-    >>> default_lessons().name
-    'notebooks'
+    >>> (default_lessons() / "02b_moves.ipynb").is_file()
+    True
     """
-    return Path(__file__).resolve().parent.parent / "notebooks"
+    return lessons_folder()
 
 
 def write_course(course: Path, lessons: Path | None = None, points_file: Path | None = None,
