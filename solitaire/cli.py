@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tournament(commands)
     for add_command in (_add_nbgrader, _add_class_report):
         add_command(commands)
+    from .classroom import cli_lab, cli_lessons
+    for module in (cli_lessons, cli_lab):
+        module.add_parser(commands)
     return parser
 
 
