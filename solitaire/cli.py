@@ -83,10 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     for add_command in (_add_experiment, _add_solve, _add_hint, _add_chance):
         add_command(commands)
     _add_tournament(commands)
-    for add_command in (_add_nbgrader, _add_class_report):
-        add_command(commands)
-    from .classroom import cli_lab, cli_lessons
-    for module in (cli_lessons, cli_lab):
+    from .classroom import cli_class_report, cli_lab, cli_lessons, cli_nbgrader
+    for module in (cli_nbgrader, cli_class_report, cli_lessons, cli_lab):
         module.add_parser(commands)
     return parser
 
@@ -434,65 +432,3 @@ def _tournament(args: argparse.Namespace) -> int:
     print(tournament.report(results._replace(left_out={}), all_pairs=args.all_pairs))
     if args.table:
         tournament.write_table(results, args.table)
-
-
-# --- teaching: an nbgrader course made from the lessons, and the class's results ------------------------------
-
-def _add_nbgrader(commands: argparse._SubParsersAction) -> None:
-    """The nbgrader command: write an nbgrader course made from the lessons."""
-    nb = commands.add_parser(
-        "nbgrader", help="write an nbgrader course made from the lessons, autograded by the kit's checks",
-        description="Write COURSE_DIR/nbgrader_config.py and COURSE_DIR/source/<lesson>/<lesson>.ipynb for every "
-                    "lesson with exercises: solution cells that nbgrader blanks, and after each exercise a locked "
-                    "test cell that passes exactly when the kit's check says right. Then run nbgrader's own "
-                    "commands in COURSE_DIR (notebooks/TEACHERS.md, \"Grading with nbgrader\").",
-        epilog="example: python -m solitaire nbgrader course/ && cd course && nbgrader generate_assignment 02b_moves "
-               "--create")
-    nb.add_argument("course", metavar="COURSE_DIR", help="a new or empty folder for the course")
-    nb.add_argument("--force", action="store_true",
-                    help="write into a folder that is not empty: its config and source/ are rewritten, the gradebook "
-                         "and submissions kept")
-    nb.add_argument("--lessons", default=None, metavar="DIR",
-                    help="the folder of the lesson notebooks (default: the kit's notebooks/)")
-    nb.add_argument("--points", default=None, metavar="FILE",
-                    help='points per exercise as JSON, such as {"02b.waste_moves": 2} (default: 1 each)')
-    nb.set_defaults(handler=_nbgrader_course)
-
-
-def _add_class_report(commands: argparse._SubParsersAction) -> None:
-    """The class-report command: which exercises the class found hardest, and a table per student."""
-    cr = commands.add_parser(
-        "class-report", help="the class's results from nbgrader's grades.csv: share right per exercise, per student",
-        description="Read the grades that `nbgrader export` wrote in a course made by `python -m solitaire "
-                    "nbgrader` (one row per student and exercise), print the share of students right per exercise "
-                    "with its Wilson 95% interval and a table per student, and draw the shares.",
-        epilog="example: python -m solitaire class-report course/grades.csv --out report.png")
-    cr.add_argument("grades", metavar="GRADES.csv", help="the CSV file nbgrader export wrote")
-    cr.add_argument("--out", default=None, metavar="FILE.png", help="save the plot to this file (default: no plot)")
-    cr.set_defaults(handler=_class_report)
-
-
-def _nbgrader_course(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from .classroom.course import write_course
-
-    made = write_course(Path(args.course), Path(args.lessons) if args.lessons else None,
-                        Path(args.points) if args.points else None, force=args.force)
-    for name, ids in made.items():
-        print(f"{args.course}/source/{name}/{name}.ipynb: {len(ids)} exercise{'s' * (len(ids) != 1)} "
-              f"({', '.join(ids)})")
-    first = next(iter(made))
-    print(f"next: cd {args.course} && nbgrader generate_assignment {first} --create   (points: "
-          f"{args.course}/points.json, change them and rerun with --points and --force)")
-    return 0
-
-
-def _class_report(args: argparse.Namespace) -> int:
-    from .classroom.class_report import class_report
-
-    report = class_report(args.grades, out=args.out)
-    print(report.text())
-    if args.out:
-        print(f"wrote {args.out}")
-    return 0

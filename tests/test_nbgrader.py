@@ -1,10 +1,11 @@
 """A teacher's whole nbgrader cycle, with nbgrader's own commands, on a course made by ``python -m solitaire nbgrader``.
 
 One run (it is slow): make the course, ``nbgrader generate_assignment`` two lessons, hand in three fake students'
-notebooks (every answer right: the teacher's solutions; the stubs as released; one plausible wrong answer),
-``nbgrader autograde``, ``nbgrader export``. The exported grades must be exactly what the kit's ``check`` said in
-each student's own notebook, the release must run top to bottom and hold no solution, and its card tables must
-still draw as pictures.
+notebooks (every answer right: the teacher's solutions; the stubs as released; one plausible wrong answer) while a
+fourth student of the class hands in nothing, ``nbgrader autograde``, ``nbgrader export``. The gradebook's grades
+must be exactly what the kit's ``check`` said in each student's own notebook, nbgrader's export must give its usual
+totals per student and assignment, the class report must count only what was handed in, the release must run top
+to bottom and hold no solution, and its card tables must still draw as pictures.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ["01b_shuffles", "02b_moves"]  # 01b shows a card table as a picture; both run in about 10 s
 WRONG = ("01.first_card", "first = shuffled_deck(ITALIAN, 2024)[-1]  # the top of the deck is its end, is it not?\n")
 STUDENTS = ["all_right", "stubs", "one_wrong"]
+ABSENT = "absent"  # in the class (nbgrader db student add), hands nothing in
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
 
@@ -70,6 +72,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     course = tmp_path_factory.mktemp("class") / "course"
     started = time.perf_counter()
     run([sys.executable, "-m", "solitaire", "nbgrader", str(course)], ROOT)
+    run(["nbgrader", "db", "student", "add", ABSENT], course)
     for assignment in ASSIGNMENTS:
         run(["nbgrader", "generate_assignment", assignment, "--create"], course)
         for student in STUDENTS:
@@ -82,9 +85,11 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def grades(course: Path) -> dict[tuple[str, str, str], tuple[float, float]]:
-    with open(course / "grades.csv", encoding="utf-8") as f:
-        return {(r["assignment"], r["student_id"], r["exercise"]): (float(r["score"]), float(r["max_score"]))
-                for r in csv.DictReader(f)}
+    """The gradebook's score and most points per assignment, student and exercise, as the class report reads it."""
+    from solitaire.classroom.class_report import read_grades
+    table = read_grades(course)
+    return {(r.assignment, r.student_id, r.exercise): (r.score, r.max_score) for r in table.itertuples()
+            if r.submitted}
 
 
 def autograded(course: Path, student: str, assignment: str):
@@ -175,12 +180,52 @@ def test_card_tables_still_draw_as_pictures(course: Path) -> None:
     assert any("image/svg+xml" in json.dumps(autograded(course, "stubs", a).cells) for a in ASSIGNMENTS)
 
 
-def test_the_class_report_reads_the_export(course: Path, tmp_path: Path) -> None:
+def test_nbgrader_export_gives_its_usual_totals_per_student_and_assignment(course: Path) -> None:
+    """What a learning platform takes: nbgrader's own table, a row per student and assignment, its score the sum of
+    that student's exercises in the gradebook; the student who handed nothing in has 0."""
+    with open(course / "grades.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert {"assignment", "student_id", "raw_score", "score", "max_score"} <= set(rows[0])
+    assert "exercise" not in rows[0]
+    assert sorted((r["assignment"], r["student_id"]) for r in rows) == sorted(
+        (a, s) for a in ASSIGNMENTS for s in STUDENTS + [ABSENT])
+    table = grades(course)
+    most = {(a, ex): top for (a, _, ex), (_, top) in table.items()}
+    for r in rows:
+        mine = [score for (a, s, _), (score, _) in table.items() if (a, s) == (r["assignment"], r["student_id"])]
+        assert float(r["score"]) == sum(mine), r
+        assert float(r["max_score"]) == sum(top for (a, _), top in most.items() if a == r["assignment"]), r
+    assert float(next(r for r in rows if r["student_id"] == ABSENT)["score"]) == 0
+
+
+def test_a_cell_is_stopped_after_the_courses_timeout(course: Path) -> None:
+    """A looping answer holds autograde up for a minute a cell, not ten: the config nbgrader reads says 60 s."""
+    from traitlets.config.loader import PyFileConfigLoader
+    from solitaire.classroom.course import CELL_TIMEOUT
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    assert config.Execute.timeout == CELL_TIMEOUT == 60
+    assert "plugin_class" not in config.get("ExportApp", {})  # nbgrader's own export
+
+
+def test_the_class_report_counts_only_what_was_handed_in(course: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
     from solitaire.classroom.class_report import class_report
-    report = class_report(course / "grades.csv", out=tmp_path / "report.png")
+    report = class_report(course, out=tmp_path / "report.png")
     assert (tmp_path / "report.png").stat().st_size > 10_000
+    assert report.missing == {a: [ABSENT] for a in ASSIGNMENTS}
+    assert (report.exercises["students"] == len(STUDENTS)).all() and (report.exercises["not_submitted"] == 1).all()
     wrong = report.exercises.set_index("exercise").loc[WRONG[0]]
     assert (wrong["students"], wrong["right"]) == (3, 1) and wrong["low"] < 1 / 3 < wrong["high"]
+    assert set(report.students.loc[ABSENT].iloc[:-2]) == {"–"}
+    assert cli.main(["class-report", str(course), "--by-exercise", str(tmp_path / "rows.csv")]) == 0
+    said = capsys.readouterr().out
+    assert all(f"did not submit {a}: {ABSENT}" in said for a in ASSIGNMENTS) and "one per student and exercise" in said
+    with open(tmp_path / "rows.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(report.exercises) * (len(STUDENTS) + 1)
+    assert {r["submitted"] for r in rows if r["student_id"] == ABSENT} == {"False"}
+    again = class_report(tmp_path / "rows.csv", plot=False)
+    assert again.exercises.equals(report.exercises) and again.missing == report.missing
     assert report.students.loc["all_right", "points"] == report.students.loc["all_right", "of"]
     assert report.students.loc["stubs", "points"] == 0
     assert (report.students.loc["one_wrong", WRONG[0]], report.students.loc["one_wrong", "points"]) == (
@@ -251,6 +296,7 @@ def test_bad_arguments_get_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
     (tmp_path / "zero.json").write_text('{"02b.apply_draw": 0}', encoding="utf-8")
     nbgrader_csv = tmp_path / "nbgrader.csv"
     nbgrader_csv.write_text("assignment,student_id,raw_score,score,max_score\n02b_moves,ana,1,1,2\n", encoding="utf-8")
+    (tmp_path / "no_gradebook").mkdir()
     cases = [
         (["nbgrader", str(tmp_path / "full")], "is not empty: give a new or empty folder, or --force"),
         (["nbgrader", str(tmp_path / "c1"), "--points", str(tmp_path / "bad.json")], "no exercise of the lessons"),
@@ -259,8 +305,10 @@ def test_bad_arguments_get_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
         (["nbgrader", str(tmp_path / "c4"), "--lessons", str(tmp_path / "nowhere")], "no lessons folder"),
         (["nbgrader"], "the following arguments are required: COURSE_DIR"),
         (["class-report", str(tmp_path / "none.csv")], "there is no file"),
-        (["class-report", str(nbgrader_csv)], "one row per assignment (nbgrader's own export)"),
+        (["class-report", str(nbgrader_csv)], "nbgrader export's table of totals"),
+        (["class-report", str(tmp_path / "no_gradebook")], "has no gradebook.db: give the course folder after"),
         (["class-report", str(nbgrader_csv), "--out", str(tmp_path)], "is a folder"),
+        (["class-report", str(nbgrader_csv), "--by-exercise", str(tmp_path)], "is a folder"),
     ]
     for args, said in cases:
         code, err = _cli(args, capsys)

@@ -14,20 +14,19 @@ Every lesson notebook with exercises (code cells tagged ``solution``, each follo
   and the first ``show_source`` of the code cell right after the check when the prose between speaks of the
   kit's version ("The kit's waste moves", "The kit has the same search"). A lesson's own ``after=`` is kept.
 
-The course's ``nbgrader_config.py`` exports one row per student and exercise (``write_exercise_grades``), which
-``python -m solitaire class-report grades.csv`` draws. This module imports nbformat only; nbgrader is imported
-by nbgrader itself, through the course's config.
+The course's ``nbgrader_config.py`` keeps nbgrader's own export (one row per student and assignment, the totals
+a learning platform takes) and stops a cell after ``CELL_TIMEOUT`` seconds. The rows per student and exercise come
+from the gradebook through ``python -m solitaire class-report COURSE_DIR --by-exercise FILE``. This module imports
+no nbgrader: nbgrader reads the course through its config.
 """
 from __future__ import annotations
 
 import ast
-import csv
 import json
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .student_copy import lessons_folder, stub_for
 
@@ -36,7 +35,7 @@ TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a 
 STUB_MARK = "# your code here"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 DEFAULT_POINTS = 1
-GRADE_COLUMNS = ["assignment", "exercise", "student_id", "score", "max_score", "submitted"]
+CELL_TIMEOUT = 60  # seconds a cell may run in autograde: every lesson runs top to bottom in under a minute
 
 
 @dataclass(frozen=True)
@@ -312,58 +311,16 @@ c.CourseDirectory.course_id = "solitaire"
 # NotImplementedError) before ### BEGIN SOLUTION, so the solution goes with nothing written in its place.
 c.ClearSolutions.code_stub = {"python": ""}
 
-# Some lessons run experiments or a solver: a cell may take a few minutes, never half an hour.
-c.Execute.timeout = 600
+# Every lesson runs top to bottom in under a minute; a cell that takes longer (an answer that loops) is stopped
+# with a CellTimeoutError after this many seconds, and grading goes on with the next cell.
+c.Execute.timeout = {timeout}
 
 # With JupyterHub, the exchange folder every user shares (release_assignment, fetch_assignment, submit, collect):
 # c.Exchange.root = "/srv/nbgrader/exchange"
 
-# `nbgrader export` writes grades.csv with one row per student and exercise (the kit's check ids), the table that
-# `python -m solitaire class-report grades.csv` draws. Delete these lines for nbgrader's one row per assignment.
-from nbgrader.plugins import ExportPlugin  # noqa: E402
-
-
-class ExerciseGrades(ExportPlugin):
-    """One row per student and exercise: assignment, exercise, student_id, score, max_score, submitted."""
-
-    def export(self, gradebook):
-        from solitaire.classroom.course import write_exercise_grades
-        write_exercise_grades(gradebook, self.to or "grades.csv", self.student, self.assignment)
-
-
-c.ExportApp.plugin_class = ExerciseGrades
+# `nbgrader export` writes grades.csv as nbgrader always does: one row per student and assignment, with the totals.
+# The rows per student and exercise: python -m solitaire class-report . --by-exercise grades_by_exercise.csv
 '''
-
-
-def write_exercise_grades(gradebook: Any, dest: str, students: list | None = None,
-                          assignments: list | None = None) -> int:
-    """Write nbgrader's autograded test cells as one CSV row per student and exercise; return the rows written.
-    A student who handed nothing in gets 0 with ``submitted`` False."""
-    from nbgrader.api import MissingEntry
-
-    students = {str(s) for s in students or []}
-    assignments = {str(a) for a in assignments or []}
-    rows = 0
-    with open(dest, "w", newline="", encoding="utf-8") as f:
-        out = csv.writer(f)
-        out.writerow(GRADE_COLUMNS)
-        for assignment in gradebook.assignments:
-            if assignments and assignment.name not in assignments:
-                continue
-            for notebook in assignment.notebooks:
-                for cell in notebook.grade_cells:
-                    for student in gradebook.students:
-                        if students and student.id not in students:
-                            continue
-                        try:
-                            grade = gradebook.find_grade(cell.name, notebook.name, assignment.name, student.id)
-                            score, submitted = grade.score or 0.0, True
-                        except MissingEntry:
-                            score, submitted = 0.0, False
-                        out.writerow([assignment.name, exercise_id(cell.name), student.id, score, cell.max_score,
-                                      submitted])
-                        rows += 1
-    return rows
 
 
 def _needed_files(nb: dict, lessons: Path) -> list[Path]:
@@ -417,7 +374,7 @@ def write_course(course: Path, lessons: Path | None = None, points_file: Path | 
                          "check(...)): give the folder of the lesson notebooks")
     points = read_points(points_file, [e.check_id for ex in found.values() for e in ex])
     course.mkdir(parents=True, exist_ok=True)
-    (course / "nbgrader_config.py").write_text(CONFIG, encoding="utf-8")
+    (course / "nbgrader_config.py").write_text(CONFIG.replace("{timeout}", str(CELL_TIMEOUT)), encoding="utf-8")
     (course / "points.json").write_text(json.dumps(points, indent=1) + "\n", encoding="utf-8")
     made = {}
     for path, ex in found.items():

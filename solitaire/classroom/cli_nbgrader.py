@@ -1,0 +1,47 @@
+"""The nbgrader command: ``python -m solitaire nbgrader COURSE_DIR`` writes an nbgrader course made from the lessons."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``nbgrader COURSE_DIR [--force] [--lessons DIR] [--points FILE]``.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_parser(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["nbgrader", "course", "--force"]).force
+    True
+    """
+    nb = subparsers.add_parser(
+        "nbgrader", help="write an nbgrader course made from the lessons, autograded by the kit's checks",
+        description="Write COURSE_DIR/nbgrader_config.py and COURSE_DIR/source/<lesson>/<lesson>.ipynb for every "
+                    "lesson with exercises: solution cells that nbgrader blanks, and after each exercise a locked "
+                    "test cell that passes exactly when the kit's check says right. Then run nbgrader's own "
+                    "commands in COURSE_DIR (notebooks/TEACHERS.md, \"Grading with nbgrader\").",
+        epilog="example: python -m solitaire nbgrader course/ && cd course && nbgrader generate_assignment 02b_moves "
+               "--create")
+    nb.add_argument("course", metavar="COURSE_DIR", help="a new or empty folder for the course")
+    nb.add_argument("--force", action="store_true",
+                    help="write into a folder that is not empty: its config and source/ are rewritten, the gradebook "
+                         "and submissions kept")
+    nb.add_argument("--lessons", default=None, metavar="DIR",
+                    help="the folder of the lesson notebooks (default: the kit's own lessons)")
+    nb.add_argument("--points", default=None, metavar="FILE",
+                    help='points per exercise as JSON, such as {"02b.waste_moves": 2} (default: 1 each)')
+    nb.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the course, list its assignments and say what to run next; 0 when written."""
+    from .course import write_course
+
+    made = write_course(Path(args.course), Path(args.lessons) if args.lessons else None,
+                        Path(args.points) if args.points else None, force=args.force)
+    for name, ids in made.items():
+        print(f"{args.course}/source/{name}/{name}.ipynb: {len(ids)} exercise{'s' * (len(ids) != 1)} "
+              f"({', '.join(ids)})")
+    first = next(iter(made))
+    print(f"next: cd {args.course} && nbgrader generate_assignment {first} --create   (points: "
+          f"{args.course}/points.json, change them and rerun with --points and --force)")
+    return 0
