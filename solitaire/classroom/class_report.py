@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pandas as pd
 
@@ -28,26 +29,43 @@ GRADEBOOK = "gradebook.db"
 
 def gradebook_grades(db: Path) -> pd.DataFrame:
     """One row per student and exercise from nbgrader's gradebook ``db`` (``GRADE_COLUMNS``): every student of the
-    gradebook under every exercise, with ``submitted`` False and a score of 0 where the student handed nothing in."""
-    from nbgrader.api import Gradebook, MissingEntry
+    gradebook under every exercise, with ``submitted`` False and a score of 0 where the student handed nothing in.
+    The gradebook is opened read-only.
 
+    >>> import sqlite3, tempfile
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> sqlite3.connect(Path(tmp.name) / "other.db").close()
+    >>> gradebook_grades(Path(tmp.name) / "other.db")
+    Traceback (most recent call last):
+    ValueError: ...other.db' is not an nbgrader gradebook: give the course folder after nbgrader autograde has run there
+    >>> tmp.cleanup()
+    """
+    try:
+        from nbgrader.api import Gradebook, MissingEntry
+        from sqlalchemy.exc import SQLAlchemyError
+    except ModuleNotFoundError:
+        raise ValueError("reading the gradebook needs nbgrader: pip install -e \".[teach]\"") from None
     rows = []
-    with Gradebook(f"sqlite:///{Path(db).resolve()}") as gradebook:
-        students = [s.id for s in gradebook.students]
-        for assignment in gradebook.assignments:
-            handed_in = {s.student.id for s in assignment.submissions}
-            for notebook in assignment.notebooks:
-                for cell in notebook.grade_cells:
-                    for student in students:
-                        score = 0.0
-                        if student in handed_in:
-                            try:
-                                score = gradebook.find_grade(cell.name, notebook.name, assignment.name,
-                                                             student).score or 0.0
-                            except MissingEntry:
-                                pass
-                        rows.append([assignment.name, exercise_id(cell.name), student, float(score),
-                                     float(cell.max_score), student in handed_in])
+    try:
+        with Gradebook(f"sqlite:///file:{quote(str(Path(db).resolve()))}?mode=ro&uri=true") as gradebook:
+            students = [s.id for s in gradebook.students]
+            for assignment in gradebook.assignments:
+                handed_in = {s.student.id for s in assignment.submissions}
+                for notebook in assignment.notebooks:
+                    for cell in notebook.grade_cells:
+                        for student in students:
+                            score = 0.0
+                            if student in handed_in:
+                                try:
+                                    score = gradebook.find_grade(cell.name, notebook.name, assignment.name,
+                                                                 student).score or 0.0
+                                except MissingEntry:
+                                    pass
+                            rows.append([assignment.name, exercise_id(cell.name), student, float(score),
+                                         float(cell.max_score), student in handed_in])
+    except SQLAlchemyError:
+        raise ValueError(f"{str(db)!r} is not an nbgrader gradebook: give the course folder after nbgrader "
+                         "autograde has run there") from None
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
 
 

@@ -117,9 +117,11 @@ def write_student_copies(src_dir: str | Path, dst_dir: str | Path) -> list[Path]
     missing; return the files written. A notebook of the same name in ``dst_dir`` is replaced.
 
     >>> import tempfile
-    >>> out = write_student_copies(lessons_folder() / "02b_moves.ipynb", tempfile.mkdtemp())
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> out = write_student_copies(lessons_folder() / "02b_moves.ipynb", tmp.name)
     >>> [p.name for p in out], "raise NotImplementedError" in out[0].read_text(encoding="utf-8")
     (['02b_moves.ipynb'], True)
+    >>> tmp.cleanup()
     """
     notebooks = notebooks_in(Path(src_dir))
     if not notebooks:

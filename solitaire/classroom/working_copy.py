@@ -50,10 +50,11 @@ def students_work(folder: Path, fresh: dict[str, str]) -> list[str]:
     from the new copy and from what the kit wrote there before.
 
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "01_cards.ipynb").write_text("my answers", encoding="utf-8")
-    >>> students_work(folder, {"01_cards.ipynb": "the lesson", "02_rules.ipynb": "another"})
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> _ = (Path(tmp.name) / "01_cards.ipynb").write_text("my answers", encoding="utf-8")
+    >>> students_work(Path(tmp.name), {"01_cards.ipynb": "the lesson", "02_rules.ipynb": "another"})
     ['01_cards.ipynb']
+    >>> tmp.cleanup()
     """
     before = _written_before(folder)
     work = []
@@ -72,9 +73,11 @@ def write_working_copy(folder: str | Path, lessons: Path | None = None, missing_
     would replace a notebook the student changed.
 
     >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp()) / "lessons"
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> folder = Path(tmp.name) / "lessons"
     >>> len(write_working_copy(folder)) == len(fresh_copy()), write_working_copy(folder, missing_only=True)
     (True, [])
+    >>> tmp.cleanup()
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
