@@ -28,11 +28,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .student_copy import lessons_folder, stub_for
+from .student_copy import SOLUTION_TAG, lessons_folder, stub_for
 
-SOLUTION_TAG = "solution"
 TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a cell with this tag
-STUB_MARK = "# your code here"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 DEFAULT_POINTS = 1
 CELL_TIMEOUT = 60  # seconds a cell may run in autograde: every lesson runs top to bottom in under a minute
