@@ -85,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tournament(commands)
     for add_command in (_add_nbgrader, _add_class_report):
         add_command(commands)
+    from .classroom import lite  # python -m solitaire lite DIR: the lessons in the browser (JupyterLite)
+    lite.add_parser(commands)
     return parser
 
 
