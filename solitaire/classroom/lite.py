@@ -132,6 +132,9 @@ def _lite_config(lite: Path, out: Path) -> None:
     site = {"jupyter-lite-schema-version": 0,
             "jupyter-config-data": {"appName": "Solitaire lessons", "litePluginSettings": settings}}
     (lite / "jupyter-lite.json").write_text(json.dumps(site, indent=1), encoding="utf-8")
+    overrides = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+                 "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}  # every table drawn at once
+    (lite / "overrides.json").write_text(json.dumps(overrides, indent=1), encoding="utf-8")
 
 
 def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = None, offline: bool = False) -> dict:

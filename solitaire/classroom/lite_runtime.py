@@ -143,3 +143,11 @@ def micropip_wheel(runtime: Path, fetch: bool = True) -> Path:
                              f"PyPI into {cache_dir()} and build again")
         got.replace(cached)
     return cached
+
+
+def prefetch() -> tuple[Path, Path]:
+    """Download what a build needs beyond the installed packages, once, into the cache: the Pyodide core (npm) and
+    micropip (PyPI); their paths. Raises ValueError, saying what to do, where they cannot be had."""
+    tarball = runtime_tarball()
+    with tempfile.TemporaryDirectory() as tmp:
+        return tarball, micropip_wheel(unpack_runtime(tarball, Path(tmp)))
