@@ -14,6 +14,7 @@ lessons that need them work in a browser that is online.
 """
 from __future__ import annotations
 
+import importlib.metadata as metadata
 import json
 import shutil
 import subprocess
@@ -65,11 +66,19 @@ def write_lessons(lessons: Path, files: Path) -> list[Path]:
 
 
 def kit_wheel(out_dir: Path) -> Path:
-    """Build the kit's own wheel from its source (a clone) with pip, offline; the wheel's path."""
+    """The kit's own wheel, built offline with pip from its source (a clone), else repacked from the installed
+    kit; the wheel's path.
+
+    >>> kit_wheel(Path(tempfile.mkdtemp())).name.startswith("solitaire_kit-")
+    True
+    """
     root = Path(__file__).resolve().parents[2]
     if not (root / "pyproject.toml").is_file():
-        raise ValueError(f"no pyproject.toml in {root}: build the site from a clone of the kit (git clone ...; pip "
-                         "install -e '.[lite]')")
+        try:
+            return repack(metadata.distribution(KIT), out_dir)
+        except metadata.PackageNotFoundError:
+            raise ValueError(f"the kit is neither a clone ({root} has no pyproject.toml) nor installed: pip install "
+                             "'solitaire-kit[lite]'") from None
     with tempfile.TemporaryDirectory() as tmp:  # a copy, so that the build writes nothing into the clone
         src = Path(tmp) / "src"
         src.mkdir()
@@ -88,7 +97,11 @@ def kit_wheel(out_dir: Path) -> Path:
 
 
 def lab_extension_dirs() -> list[str]:
-    """The folders of the lab extensions the site needs, from this environment (installed by the lite extra)."""
+    """The folders of the lab extensions the site needs, from this environment (installed by the lite extra).
+
+    >>> [Path(p).name for p in lab_extension_dirs()]
+    ['pyodide-kernel-extension', 'jupyterlab-manager', 'anywidget']
+    """
     from jupyter_core.paths import jupyter_path
 
     found = []
@@ -139,7 +152,12 @@ def _lite_config(lite: Path, out: Path) -> None:
 
 def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = None, offline: bool = False) -> dict:
     """Build the JupyterLite site into ``out`` (new, or a site this command built before, which is replaced);
-    a summary: the lessons, the wheels served, what is left to Pyodide's CDN, the size and the seconds taken."""
+    a summary: the lessons, the wheels served, what is left to Pyodide's CDN, the size and the seconds taken.
+
+    >>> build_site(Path(__file__))
+    Traceback (most recent call last):
+    ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
+    """
     start = time.perf_counter()
     out = Path(out).resolve()
     _check_output(out)
@@ -180,7 +198,15 @@ def _check_output(out: Path) -> None:
 
 
 def add_parser(commands) -> None:
-    """The ``lite`` subcommand of ``python -m solitaire``."""
+    """The ``lite`` subcommand of ``python -m solitaire``.
+
+    >>> import argparse
+    >>> commands = argparse.ArgumentParser().add_subparsers()
+    >>> add_parser(commands)
+    >>> args = commands.choices["lite"].parse_args(["site/", "--offline"])
+    >>> args.dir, args.offline, args.handler is run
+    ('site/', True, True)
+    """
     li = commands.add_parser(
         "lite", help="build a JupyterLite site of the lessons: Python in the browser, nothing to install",
         description="Write a static JupyterLite site into DIR: the student copies of the lessons, the kit's wheel, "
@@ -197,7 +223,13 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    """Build the site and print what it holds."""
+    """Build the site and print what it holds (``args`` as :func:`add_parser` reads them); 0 when built.
+
+    >>> import argparse
+    >>> run(argparse.Namespace(dir=__file__, lessons=None, pyodide=None, offline=True))
+    Traceback (most recent call last):
+    ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
+    """
     made = build_site(Path(args.dir), Path(args.lessons) if args.lessons else None, args.pyodide, args.offline)
     print(f"wrote {args.dir}: {len(made['lessons'])} lessons, {made['bytes'] / 2 ** 20:.1f} MiB, "
           f"{len(made['local'])} packages served from the site, {made['seconds']} s")

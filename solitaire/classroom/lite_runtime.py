@@ -98,7 +98,14 @@ def unpack_runtime(source: Path, dest: Path) -> Path:
 
 
 def lock_entry(wheel: Path, name: str, depends: list[str]) -> dict:
-    """The pyodide-lock.json entry of one of the site's own wheels (served beside the runtime)."""
+    """The pyodide-lock.json entry of one of the site's own wheels (served beside the runtime).
+
+    >>> from importlib.metadata import distribution
+    >>> from .lite_wheels import repack
+    >>> entry = lock_entry(repack(distribution("parso"), Path(tempfile.mkdtemp())), "parso", [])
+    >>> entry["imports"], entry["file_name"].startswith("parso-"), len(entry["sha256"])
+    (['parso'], True, 64)
+    """
     version = wheel.name.split("-")[1]
     return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
             "sha256": sha256_of(wheel), "package_type": "package", "imports": top_level_modules(wheel),
@@ -108,7 +115,18 @@ def lock_entry(wheel: Path, name: str, depends: list[str]) -> dict:
 def write_lock(runtime: Path, wheels: dict[str, tuple[Path, list[str]]]) -> dict[str, list[str]]:
     """Copy the site's wheels (canonical name: (wheel, its requirements)) into the ``runtime`` folder, enter them
     in its pyodide-lock.json, and point every other package at Pyodide's CDN. Returns what was served locally
-    and what is left to the CDN (names), for the build's summary."""
+    and what is left to the CDN (names), for the build's summary.
+
+    >>> runtime = Path(tempfile.mkdtemp())
+    >>> numpy = {"name": "numpy", "file_name": "numpy-2-cp314-wasm32.whl", "depends": []}
+    >>> _ = (runtime / "pyodide-lock.json").write_text(json.dumps({"packages": {"numpy": numpy}}))
+    >>> from importlib.metadata import distribution
+    >>> from .lite_wheels import repack
+    >>> write_lock(runtime, {"parso": (repack(distribution("parso"), Path(tempfile.mkdtemp())), [])})
+    {'local': ['parso'], 'cdn': ['numpy']}
+    >>> json.loads((runtime / "pyodide-lock.json").read_text())["packages"]["numpy"]["file_name"][:8]
+    'https://'
+    """
     path = runtime / "pyodide-lock.json"
     lock = json.loads(path.read_text(encoding="utf-8"))
     cdn = CDN.format(version=pyodide_version())
@@ -126,7 +144,14 @@ def write_lock(runtime: Path, wheels: dict[str, tuple[Path, list[str]]]) -> dict
 
 def micropip_wheel(runtime: Path, fetch: bool = True) -> Path:
     """Pyodide's package installer (pure Python, but for Python >= 3.13 only, so it is not installed here): the
-    version the runtime's lock names, from the cache, else downloaded once from PyPI with pip into the cache."""
+    version the runtime's lock names, from the cache, else downloaded once from PyPI with pip into the cache.
+
+    >>> runtime = Path(tempfile.mkdtemp())
+    >>> entry = {"file_name": "micropip-0.11.1-py3-none-any.whl", "version": "0.11.1"}
+    >>> _ = (runtime / "pyodide-lock.json").write_text(json.dumps({"packages": {"micropip": entry}}))
+    >>> micropip_wheel(runtime, fetch=False).name
+    'micropip-0.11.1-py3-none-any.whl'
+    """
     entry = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))["packages"]["micropip"]
     cached = cache_dir() / entry["file_name"].rsplit("/", 1)[-1]
     if cached.is_file() or not fetch:
@@ -145,9 +170,23 @@ def micropip_wheel(runtime: Path, fetch: bool = True) -> Path:
     return cached
 
 
-def prefetch() -> tuple[Path, Path]:
+def prefetch(fetch: bool = True) -> tuple[Path, Path]:
     """Download what a build needs beyond the installed packages, once, into the cache: the Pyodide core (npm) and
-    micropip (PyPI); their paths. Raises ValueError, saying what to do, where they cannot be had."""
-    tarball = runtime_tarball()
+    micropip (PyPI); their paths. Raises ValueError, saying what to do, where they cannot be had (or are not cached
+    and ``fetch`` is False).
+
+    >>> os.environ["SOLITAIRE_CACHE"], before = tempfile.mkdtemp(), os.environ.get("SOLITAIRE_CACHE")
+    >>> prefetch(fetch=False)
+    Traceback (most recent call last):
+    ValueError: the Pyodide runtime is not in the cache (...): build once online, or give --pyodide FILE
+    >>> _ = os.environ.pop("SOLITAIRE_CACHE") if before is None else os.environ.update(SOLITAIRE_CACHE=before)
+    """
+    tarball = runtime_tarball(fetch=fetch)
+    if not tarball.is_file():
+        raise ValueError(f"the Pyodide runtime is not in the cache ({tarball}): build once online, or give "
+                         "--pyodide FILE")
     with tempfile.TemporaryDirectory() as tmp:
-        return tarball, micropip_wheel(unpack_runtime(tarball, Path(tmp)))
+        wheel = micropip_wheel(unpack_runtime(tarball, Path(tmp)), fetch=fetch)
+    if not wheel.is_file():
+        raise ValueError(f"micropip is not in the cache ({wheel}): build once online")
+    return tarball, wheel
