@@ -154,7 +154,7 @@ def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = Non
     """Build the JupyterLite site into ``out`` (new, or a site this command built before, which is replaced);
     a summary: the lessons, the wheels served, what is left to Pyodide's CDN, the size and the seconds taken.
 
-    >>> build_site(Path(__file__))
+    >>> build_site(Path(__file__))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
     """
@@ -226,7 +226,7 @@ def run(args) -> int:
     """Build the site and print what it holds (``args`` as :func:`add_parser` reads them); 0 when built.
 
     >>> import argparse
-    >>> run(argparse.Namespace(dir=__file__, lessons=None, pyodide=None, offline=True))
+    >>> run(argparse.Namespace(dir=__file__, lessons=None, pyodide=None, offline=True))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
     """

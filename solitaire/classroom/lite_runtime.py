@@ -78,7 +78,7 @@ def runtime_tarball(given: str | None = None, fetch: bool = True) -> Path:
 def unpack_runtime(source: Path, dest: Path) -> Path:
     """Put the runtime's files (from the npm .tgz, or a folder holding pyodide.mjs) into ``dest``; ``dest``.
 
-    >>> unpack_runtime(Path(__file__), Path(tempfile.mkdtemp()))
+    >>> unpack_runtime(Path(__file__), Path(tempfile.mkdtemp()))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: ... is neither the npm package of Pyodide (.tgz) nor a folder holding pyodide.mjs
     """
@@ -176,7 +176,7 @@ def prefetch(fetch: bool = True) -> tuple[Path, Path]:
     and ``fetch`` is False).
 
     >>> os.environ["SOLITAIRE_CACHE"], before = tempfile.mkdtemp(), os.environ.get("SOLITAIRE_CACHE")
-    >>> prefetch(fetch=False)
+    >>> prefetch(fetch=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: the Pyodide runtime is not in the cache (...): build once online, or give --pyodide FILE
     >>> _ = os.environ.pop("SOLITAIRE_CACHE") if before is None else os.environ.update(SOLITAIRE_CACHE=before)
