@@ -55,6 +55,9 @@ def test_the_site_holds_the_student_lessons_each_installing_the_kit_from_the_sit
     sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
     assert any("raise NotImplementedError" in s for s in sources)  # the student copy, not the teacher's
     assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
+    assert "numpy" not in nb["cells"][0]["source"]  # a lesson of the kit alone needs nothing from outside the site
+    uses_pandas = json.loads((out / "files" / "06_experiments.ipynb").read_text(encoding="utf-8"))["cells"][0]
+    assert {"numpy", "pandas", "matplotlib"} <= set(uses_pandas["source"].split())  # from Pyodide's CDN
 
 
 def test_the_kit_and_the_table_come_from_the_site_and_never_from_pypi(site):
@@ -125,8 +128,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
                       ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
 
+    served: list[str] = []  # every path asked for, in order
+
     def log_message(self, *args) -> None:
-        pass
+        _Quiet.served.append(self.path)
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +157,7 @@ def page(served):
         browser = servers.chromium(pw)
         try:
             tab = browser.new_page(viewport={"width": 1280, "height": 1000})
-            tab.outside = []  # every request that leaves 127.0.0.1
+            tab.outside = []  # the page's requests that leave 127.0.0.1 (the kernel worker's are not seen here; its failed loads are errors)
             tab.on("request", lambda r: None if r.url.startswith((served, "blob:", "data:")) else tab.outside.append(r.url))
             tab.errors = []  # scripts' errors (the site's probes for optional files, answered 404, are expected)
             tab.on("pageerror", lambda e: tab.errors.append(str(e)))
@@ -182,12 +187,14 @@ def errors_on(page) -> list[str]:
 def test_lesson_01_runs_in_the_browser_kernel(served, page):
     seconds = open_lesson(page, served, "01_cards.ipynb")
     print(f"\nlesson 01 in the browser: every cell ran {seconds:.1f} s after the page was opened")
+    wheels = [path.split("?")[0].rsplit("/", 1)[-1] for path in _Quiet.served if ".whl" in path]
+    assert any(w.startswith("solitaire_kit-") for w in wheels) and any(w.startswith("micropip-") for w in wheels)
     page.screenshot(path=str(SHOTS / "lite_01_cards.png"))
     assert errors_on(page) == []
     outputs = page.locator(".jp-OutputArea-output").all_text_contents()
     assert any("♠" in text for text in outputs)  # the lesson's cards, made by the kit in the browser
     assert any("Not yet" in text for text in outputs)  # the student copy's blank exercise, checked by the kit
-    assert page.outside == [] and page.errors == []
+    assert page.outside == [] and page.errors == []  # the kernel's worker logs its failed loads as errors too
 
 
 @NEEDS_CHROMIUM
@@ -221,4 +228,4 @@ def test_a_click_plays_a_move_on_the_card_table_in_the_browser(served, page):
     expect(legal).to_contain_text("Legal moves (", timeout=20_000)
     page.wait_for_timeout(300)
     page.screenshot(path=str(SHOTS / "lite_04_after_a_move.png"))
-    assert page.outside == [] and page.errors == []
+    assert page.outside == [] and page.errors == []  # the kernel's worker logs its failed loads as errors too

@@ -2,20 +2,22 @@
 
 The site is static files: any web server or GitHub Pages serves it, and a student only opens its address. It
 holds the student copies of the lessons, the kit's own wheel (each lesson's first cell installs it from the site
-with ``%pip``, never from an outside index), what the card table needs (anywidget, ipywidgets and their lab
+with ``%pip``, never from an outside index; a lesson that uses numpy, pandas or matplotlib also installs those, from
+Pyodide's CDN), what the card table needs (anywidget, ipywidgets and their lab
 extensions) and the Pyodide runtime itself. It is built with the PyPI tools jupyterlite-core and
 jupyterlite-pyodide-kernel (``pip install 'solitaire-kit[lite]'``).
 
 Offline: the table's packages are repacked from this machine's installed copies (``lite_wheels``); the Pyodide core
 (the npm package ``pyodide``) and micropip are downloaded once into a cache (``lite_runtime``) and reused, so a
 build after the first needs no network (``--offline`` checks this). Pyodide's compiled packages (numpy, pandas,
-matplotlib) are not in that core: the site loads them from Pyodide's CDN when a lesson imports them, so the
-lessons that need them work in a browser that is online.
+matplotlib) are not in that core: the site's lock points at Pyodide's CDN for them, and the lessons that use them
+install them there in their first cell, so those lessons need a browser that is online.
 """
 from __future__ import annotations
 
 import importlib.metadata as metadata
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -32,19 +34,32 @@ KERNEL = ["ipython", "jedi", "comm"]
 TABLE = ["anywidget", "ipywidgets", "tqdm"]
 LAB_EXTENSIONS = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager", "anywidget"]
 KIT = "solitaire-kit"
-INSTALL_CELL = ("# In the browser (JupyterLite): install the kit and the card table from this site\n"
-                f"%pip install -q {KIT} anywidget")
+INSTALL_CELL = "# In the browser (JupyterLite): install the kit and the card table from this site\n%pip install -q {}"
+CDN_CELL = ("# In the browser (JupyterLite): install the kit from this site, and numpy, pandas and matplotlib from\n"
+            "# Pyodide's CDN (this lesson needs the internet)\n%pip install -q {}")
+# What a lesson's code uses that Pyodide's own compiled builds provide (the kit's experiments need pandas and tqdm,
+# its plots matplotlib): those lessons install them too, from Pyodide's CDN.
+NEEDS_CDN = re.compile(r"^\s*(%matplotlib|(from|import) (numpy|pandas|matplotlib|solitaire\.(experiments|plots))\b"
+                       r"|from solitaire import .*\b(experiments|plots)\b)", re.M)
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 
 
-def install_cell() -> dict:
-    """The code cell put first in every lesson of the site: it installs the kit from the site's own wheels.
+def install_cell(nb: dict) -> dict:
+    """The code cell put first in a lesson of the site: it installs the kit from the site's own wheels, and for a
+    lesson that uses numpy, pandas or matplotlib those too (from Pyodide's CDN: such a lesson needs the internet).
 
-    >>> install_cell()["source"].splitlines()[-1]
+    >>> install_cell({"cells": []})["source"].splitlines()[-1]
     '%pip install -q solitaire-kit anywidget'
+    >>> install_cell({"cells": [{"cell_type": "code", "source": "import pandas as pd"}]})["source"].split()[-4:]
+    ['tqdm', 'numpy', 'pandas', 'matplotlib']
     """
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    packages = [KIT, "anywidget"]
+    cell = INSTALL_CELL
+    if NEEDS_CDN.search(code):
+        packages, cell = packages + ["tqdm", "numpy", "pandas", "matplotlib"], CDN_CELL
     return {"cell_type": "code", "execution_count": None, "id": "lite-install",
-            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": INSTALL_CELL}
+            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": cell.format(" ".join(packages))}
 
 
 def write_lessons(lessons: Path, files: Path) -> list[Path]:
@@ -58,7 +73,7 @@ def write_lessons(lessons: Path, files: Path) -> list[Path]:
     written = write_student_copies(lessons, files)
     for path in written:
         nb = json.loads(path.read_text(encoding="utf-8"))
-        nb["cells"].insert(0, install_cell())
+        nb["cells"].insert(0, install_cell(nb))
         nb.setdefault("metadata", {})["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                                        "language": "python"}
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
