@@ -248,7 +248,7 @@ def run(args) -> int:
     made = build_site(Path(args.dir), Path(args.lessons) if args.lessons else None, args.pyodide, args.offline)
     print(f"wrote {args.dir}: {len(made['lessons'])} lessons, {made['bytes'] / 2 ** 20:.1f} MiB, "
           f"{len(made['local'])} packages served from the site, {made['seconds']} s")
-    print(f"from Pyodide's CDN when a lesson imports them (online only): {len(made['cdn'])} packages, such as "
+    print(f"from Pyodide's CDN when a lesson installs them (online only): {len(made['cdn'])} packages, such as "
           f"{', '.join(n for n in ('numpy', 'pandas', 'matplotlib') if n in made['cdn'])}")
     print(f"next: python -m http.server -d {args.dir} 8000, then open http://127.0.0.1:8000/lab/index.html")
     return 0
