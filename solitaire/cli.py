@@ -83,8 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     for add_command in (_add_experiment, _add_solve, _add_hint, _add_chance):
         add_command(commands)
     _add_tournament(commands)
-    from .classroom import cli_class_report, cli_lab, cli_lessons, cli_nbgrader
-    for module in (cli_nbgrader, cli_class_report, cli_lessons, cli_lab):
+    from .classroom import cli_class_report, cli_lab, cli_lessons, cli_nbgrader, lite
+    for module in (cli_nbgrader, cli_class_report, cli_lessons, cli_lab, lite):
         module.add_parser(commands)
     return parser
 

@@ -556,6 +556,8 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
 
     desc = progress if isinstance(progress, str) else "games"
     workers = workers or os.cpu_count() or 1
+    if sys.platform == "emscripten":  # in the browser (JupyterLite's Pyodide) no process or thread can start
+        workers, tqdm.monitor_interval = 1 if executor is None else workers, 0
     if executor is None and workers > 1 and (stuck := unpicklable_players(todo)):
         print(f"strategy {', '.join(stuck)} cannot be sent to worker processes (it cannot be pickled: define its "
               "class at the top level of a notebook or module, without lambdas), so every game is played in "

@@ -241,6 +241,10 @@ class Results(NamedTuple):
         return report(self)
 
 
+BROWSER = ("a tournament runs each entrant in its own process, which the browser (JupyterLite) cannot start: run it "
+           "where Python is installed (python -m solitaire tournament DIR)")
+
+
 def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 100, *,
         out: str | os.PathLike | None = None, workers: int = 1, executor: cf.Executor | None = None,
         limits: Limits | None = None, seeds: Mapping[str, list[int]] | None = None,
@@ -258,6 +262,8 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
     >>> [(r["entrant"], r["seed"], r["outcome"]) for r in results.rows]
     [('greedy_player', 3, 'won'), ('greedy_player', 10, 'lost')]
     """
+    if sys.platform == "emscripten":
+        raise RuntimeError(BROWSER)
     limits = limits or Limits()
     labelled = _labelled(variants)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:

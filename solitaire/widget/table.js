@@ -392,11 +392,12 @@ class Controls {
   }
 
   draw(state) {
-    this.title.textContent = state.variant.name + (state.seed === null ? "" : ` · seed ${state.seed}`);
+    // "== null" below, never "=== null": in JupyterLite (Pyodide's kernel) a Python None arrives as undefined
+    this.title.textContent = state.variant.name + (state.seed == null ? "" : ` · seed ${state.seed}`);
     this.variantSelect.replaceChildren(...state.variants.map(([key, name]) => el("option", "", { value: key, text: name })));
     if (!state.variant.key) this.variantSelect.prepend(el("option", "", { value: "", text: `${state.variant.name} (custom)` }));
     this.variantSelect.value = state.variant.key || "";
-    if (document.activeElement !== this.seedInput) this.seedInput.value = state.seed === null ? "" : String(state.seed);
+    if (document.activeElement !== this.seedInput) this.seedInput.value = state.seed == null ? "" : String(state.seed);
     const enable = { undo: state.can_undo, redo: state.can_redo, restart: state.can_undo };
     for (const b of this.actions.querySelectorAll("button[data-action]")) {
       if (b.dataset.action in enable) b.disabled = !enable[b.dataset.action];
@@ -405,8 +406,8 @@ class Controls {
     const auto = this.actions.querySelector(".sol-auto-finish");
     auto.textContent = state.auto ? "Stop" : "Auto-finish";
     auto.classList.toggle("sol-running", state.auto);
-    this.actions.querySelector(".sol-legal-moves").setAttribute("aria-pressed", String(state.legal !== null));
-    this.actions.querySelector(".sol-position-text").setAttribute("aria-pressed", String(state.text !== null));
+    this.actions.querySelector(".sol-legal-moves").setAttribute("aria-pressed", String(state.legal != null));
+    this.actions.querySelector(".sol-position-text").setAttribute("aria-pressed", String(state.text != null));
     this.banner.textContent = state.banner;
     this.banner.className = `sol-banner ${state.over ? "sol-" + state.over : ""}`;
     this.banner.hidden = !state.banner;
@@ -416,9 +417,9 @@ class Controls {
     this.status.dataset.action = state.message_for ? state.message_for.action : "";
     this.drawMoves(state.moves);
     this.drawReplay(state.replay);
-    this.legal.hidden = state.legal === null;
-    this.legal.textContent = state.legal === null ? "" : `Legal moves (${state.legal.length}): ${state.legal.join(", ") || "none"}`;
-    this.text.hidden = state.text === null;
+    this.legal.hidden = state.legal == null;
+    this.legal.textContent = state.legal == null ? "" : `Legal moves (${state.legal.length}): ${state.legal.join(", ") || "none"}`;
+    this.text.hidden = state.text == null;
     this.text.textContent = state.text || "";
   }
 

@@ -1,0 +1,254 @@
+"""The lessons in the browser: ``python -m solitaire lite DIR`` builds a JupyterLite site (Python through Pyodide).
+
+The site is static files: any web server or GitHub Pages serves it, and a student only opens its address. It
+holds the student copies of the lessons, the kit's own wheel (each lesson's first cell installs it from the site
+with ``%pip``, never from an outside index; a lesson that uses numpy, pandas or matplotlib also installs those, from
+Pyodide's CDN), what the card table needs (anywidget, ipywidgets and their lab
+extensions) and the Pyodide runtime itself. It is built with the PyPI tools jupyterlite-core and
+jupyterlite-pyodide-kernel (``pip install 'solitaire-kit[lite]'``).
+
+Offline: the table's packages are repacked from this machine's installed copies (``lite_wheels``); the Pyodide core
+(the npm package ``pyodide``) and micropip are downloaded once into a cache (``lite_runtime``) and reused, so a
+build after the first needs no network (``--offline`` checks this). Pyodide's compiled packages (numpy, pandas,
+matplotlib) are not in that core: the site's lock points at Pyodide's CDN for them, and the lessons that use them
+install them there in their first cell, so those lessons need a browser that is online.
+"""
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .lite_runtime import micropip_wheel, runtime_tarball, unpack_runtime, write_lock
+from .lite_wheels import canonical, closure, repack, requirements_in_browser
+from .student_copy import lessons_folder, write_student_copies
+
+# What the browser kernel needs (the pyodide kernel installs these at start) and what the card table needs.
+KERNEL = ["ipython", "jedi", "comm"]
+TABLE = ["anywidget", "ipywidgets", "tqdm"]
+LAB_EXTENSIONS = ["@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager", "anywidget"]
+KIT = "solitaire-kit"
+INSTALL_CELL = "# In the browser (JupyterLite): install the kit and the card table from this site\n%pip install -q {}"
+CDN_CELL = ("# In the browser (JupyterLite): install the kit from this site, and numpy, pandas and matplotlib from\n"
+            "# Pyodide's CDN (this lesson needs the internet)\n%pip install -q {}")
+# What a lesson's code uses that Pyodide's own compiled builds provide (the kit's experiments need pandas and tqdm,
+# its plots matplotlib): those lessons install them too, from Pyodide's CDN.
+NEEDS_CDN = re.compile(r"^\s*(%matplotlib|(from|import) (numpy|pandas|matplotlib|solitaire\.(experiments|plots))\b"
+                       r"|from solitaire import .*\b(experiments|plots)\b)", re.M)
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+
+def install_cell(nb: dict) -> dict:
+    """The code cell put first in a lesson of the site: it installs the kit from the site's own wheels, and for a
+    lesson that uses numpy, pandas or matplotlib those too (from Pyodide's CDN: such a lesson needs the internet).
+
+    >>> install_cell({"cells": []})["source"].splitlines()[-1]
+    '%pip install -q solitaire-kit anywidget'
+    >>> install_cell({"cells": [{"cell_type": "code", "source": "import pandas as pd"}]})["source"].split()[-4:]
+    ['tqdm', 'numpy', 'pandas', 'matplotlib']
+    """
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    packages = [KIT, "anywidget"]
+    cell = INSTALL_CELL
+    if NEEDS_CDN.search(code):
+        packages, cell = packages + ["tqdm", "numpy", "pandas", "matplotlib"], CDN_CELL
+    return {"cell_type": "code", "execution_count": None, "id": "lite-install",
+            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": cell.format(" ".join(packages))}
+
+
+def write_lessons(lessons: Path, files: Path) -> list[Path]:
+    """The student copies of ``lessons`` in ``files``, each with the install cell first; the notebooks written.
+
+    >>> out = write_lessons(lessons_folder(), Path(tempfile.mkdtemp()))
+    >>> first = json.loads((out[0].parent / "01_cards.ipynb").read_text(encoding="utf-8"))["cells"]
+    >>> [c["cell_type"] for c in first[:1]], "%pip install" in first[0]["source"]
+    (['code'], True)
+    """
+    written = write_student_copies(lessons, files)
+    for path in written:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        nb["cells"].insert(0, install_cell(nb))
+        nb.setdefault("metadata", {})["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
+                                                       "language": "python"}
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return written
+
+
+def kit_wheel(out_dir: Path) -> Path:
+    """The kit's own wheel, built offline with pip from its source (a clone), else repacked from the installed
+    kit; the wheel's path.
+
+    >>> kit_wheel(Path(tempfile.mkdtemp())).name.startswith("solitaire_kit-")
+    True
+    """
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").is_file():
+        try:
+            return repack(metadata.distribution(KIT), out_dir)
+        except metadata.PackageNotFoundError:
+            raise ValueError(f"the kit is neither a clone ({root} has no pyproject.toml) nor installed: pip install "
+                             "'solitaire-kit[lite]'") from None
+    with tempfile.TemporaryDirectory() as tmp:  # a copy, so that the build writes nothing into the clone
+        src = Path(tmp) / "src"
+        src.mkdir()
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
+            if (root / name).is_file():
+                shutil.copy2(root / name, src / name)
+        shutil.copytree(root / "solitaire", src / "solitaire",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "notebooks"))
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                               "--no-index", "-q", "-w", str(out_dir), str(src)], capture_output=True, text=True)
+    wheels = sorted(out_dir.glob("solitaire_kit-*.whl"))
+    if done.returncode or not wheels:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise ValueError(f"cannot build the kit's wheel ({last[0]}): pip install setuptools wheel, and try again")
+    return wheels[-1]
+
+
+def lab_extension_dirs() -> list[str]:
+    """The folders of the lab extensions the site needs, from this environment (installed by the lite extra).
+
+    >>> [Path(p).name for p in lab_extension_dirs()]
+    ['pyodide-kernel-extension', 'jupyterlab-manager', 'anywidget']
+    """
+    from jupyter_core.paths import jupyter_path
+
+    found = []
+    for name in LAB_EXTENSIONS:
+        hits = [Path(p) / name for p in jupyter_path("labextensions") if (Path(p) / name / "package.json").is_file()]
+        if not hits:
+            raise ValueError(f"the lab extension {name} is not installed: pip install 'solitaire-kit[lite]'")
+        found.append(str(hits[0]))
+    return found
+
+
+def _runtime_wheels(runtime: Path, work: Path, pypi: Path, offline: bool) -> dict[str, tuple[Path, list[str]]]:
+    """The wheels of the kernel's and the table's packages, repacked: those Pyodide's lock names (and micropip) are
+    returned, to be served beside the runtime; the others go into ``pypi`` (the site's piplite index)."""
+    lock = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))
+    python = lock["info"]["python"]
+    mp = micropip_wheel(runtime, fetch=not offline)
+    if not mp.is_file():
+        raise ValueError(f"micropip is not cached ({mp}) and --offline forbids downloading it: build once online")
+    needed = closure(KERNEL + TABLE, python)
+    requires = {name: [r for r in requirements_in_browser(dist, python) if r in needed] for name, dist in needed.items()}
+    locked = [name for name in needed if name in lock["packages"]]
+    for name in locked:  # what a locked package requires is loaded from the lock too, so it is entered there
+        locked += [r for r in requires[name] if r not in locked]
+    in_lock = {"micropip": (mp, [])}
+    for name, dist in needed.items():
+        if name in locked:
+            in_lock[name] = (repack(dist, work), requires[name])
+        else:
+            repack(dist, pypi)
+    return in_lock
+
+
+def _lite_config(lite: Path, out: Path) -> None:
+    """jupyter_lite_config.json (what goes in) and jupyter-lite.json (how the site behaves) in ``lite``."""
+    config = {"LiteBuildConfig": {"output_dir": str(out), "contents": ["files"], "no_sourcemaps": True,
+                                  "federated_extensions": lab_extension_dirs(),
+                                  "ignore_sys_prefix": ["federated_extensions"]}}
+    (lite / "jupyter_lite_config.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
+    settings = {KERNEL_PLUGIN: {"disablePyPIFallback": True}}  # packages come from the site, never from PyPI
+    site = {"jupyter-lite-schema-version": 0,
+            "jupyter-config-data": {"appName": "Solitaire lessons", "litePluginSettings": settings}}
+    (lite / "jupyter-lite.json").write_text(json.dumps(site, indent=1), encoding="utf-8")
+    overrides = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+                 "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}  # every table drawn at once
+    (lite / "overrides.json").write_text(json.dumps(overrides, indent=1), encoding="utf-8")
+
+
+def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = None, offline: bool = False) -> dict:
+    """Build the JupyterLite site into ``out`` (new, or a site this command built before, which is replaced);
+    a summary: the lessons, the wheels served, what is left to Pyodide's CDN, the size and the seconds taken.
+
+    >>> build_site(Path(__file__))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
+    """
+    start = time.perf_counter()
+    out = Path(out).resolve()
+    _check_output(out)
+    try:
+        import jupyterlite_core  # noqa: F401
+        import jupyterlite_pyodide_kernel  # noqa: F401
+    except ImportError:
+        raise ValueError("the site is built with jupyterlite-core and jupyterlite-pyodide-kernel: pip install "
+                         "'solitaire-kit[lite]'") from None
+    tarball = runtime_tarball(pyodide, fetch=not offline)
+    if not tarball.exists():
+        raise ValueError(f"the Pyodide runtime is not cached ({tarball}) and --offline forbids downloading it: "
+                         "build once online, or give --pyodide FILE")
+    with tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
+        lite = Path(tmp)
+        written = write_lessons(lessons or lessons_folder(), lite / "files")
+        runtime = unpack_runtime(tarball, lite / "static" / "pyodide")
+        served = write_lock(runtime, _runtime_wheels(runtime, lite / "wheels", lite / "pypi", offline))
+        kit_wheel(lite / "pypi")
+        piplite = sorted(canonical(p.name.split("-")[0]) for p in (lite / "pypi").glob("*.whl"))
+        _lite_config(lite, out)
+        if out.exists():
+            shutil.rmtree(out)
+        done = subprocess.run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
+                              cwd=lite, capture_output=True, text=True)
+        if done.returncode:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            raise RuntimeError(f"jupyter lite build failed:\n{tail}")
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    return {"lessons": [p.name for p in written], "local": served["local"] + piplite, "cdn": served["cdn"],
+            "bytes": size, "seconds": round(time.perf_counter() - start, 1)}
+
+
+def _check_output(out: Path) -> None:
+    """Refuse to replace a folder that is not empty and is not a site this command built (nothing is lost)."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "jupyter-lite.json").is_file())):
+        raise ValueError(f"{out} exists and is not a JupyterLite site: give a new or empty folder")
+
+
+def add_parser(commands) -> None:
+    """The ``lite`` subcommand of ``python -m solitaire``.
+
+    >>> import argparse
+    >>> commands = argparse.ArgumentParser().add_subparsers()
+    >>> add_parser(commands)
+    >>> args = commands.choices["lite"].parse_args(["site/", "--offline"])
+    >>> args.dir, args.offline, args.handler is run
+    ('site/', True, True)
+    """
+    li = commands.add_parser(
+        "lite", help="build a JupyterLite site of the lessons: Python in the browser, nothing to install",
+        description="Write a static JupyterLite site into DIR: the student copies of the lessons, the kit's wheel, "
+                    "the card table's widgets and the Pyodide runtime. Serve DIR with any web server (GitHub Pages "
+                    "works). The first build downloads the Pyodide core (npm) and micropip (PyPI) into a cache; "
+                    "later builds are offline. See notebooks/TEACHERS.md, \"The lessons in the browser\".",
+        epilog="example: python -m solitaire lite site/ && python -m http.server -d site 8000")
+    li.add_argument("dir", metavar="DIR", help="a new or empty folder (or a site built before, which is replaced)")
+    li.add_argument("--lessons", default=None, metavar="DIR", help="the lesson notebooks (default: the kit's)")
+    li.add_argument("--pyodide", default=None, metavar="FILE.tgz",
+                    help="the npm package of Pyodide (npm pack pyodide@VERSION); default: the cached one")
+    li.add_argument("--offline", action="store_true", help="never download: fail if the runtime is not cached")
+    li.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Build the site and print what it holds (``args`` as :func:`add_parser` reads them); 0 when built.
+
+    >>> import argparse
+    >>> run(argparse.Namespace(dir=__file__, lessons=None, pyodide=None, offline=True))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
+    """
+    made = build_site(Path(args.dir), Path(args.lessons) if args.lessons else None, args.pyodide, args.offline)
+    print(f"wrote {args.dir}: {len(made['lessons'])} lessons, {made['bytes'] / 2 ** 20:.1f} MiB, "
+          f"{len(made['local'])} packages served from the site, {made['seconds']} s")
+    print(f"from Pyodide's CDN when a lesson installs them (online only): {len(made['cdn'])} packages, such as "
+          f"{', '.join(n for n in ('numpy', 'pandas', 'matplotlib') if n in made['cdn'])}")
+    print(f"next: python -m http.server -d {args.dir} 8000, then open http://127.0.0.1:8000/lab/index.html")
+    return 0
