@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from .cli_support import atomic_path
 from .course import GRADE_COLUMNS
 from .stats import wilson
 
@@ -125,7 +126,8 @@ def class_report(grades: Any, out: str | Path | None = None, plot: bool = True) 
         from .plots import class_results
         report.figure = class_results(report.exercises)
         if out is not None:
-            report.figure.savefig(out, dpi=100)
+            with atomic_path(out) as path:  # the old picture stays whole until the new one is
+                report.figure.savefig(path, dpi=100)
     return report
 
 
