@@ -137,6 +137,11 @@ def _shape(p: Position):
         yield Problem("recycles", SHAPE, f"{p.recycles!r} is not a count of recycles (a whole number from 0)")
 
 
+def _cards(n: int, what: str = "card") -> str:
+    """``n`` cards in words: '1 card', '3 cards'."""
+    return f"{n} {what}{'s' * (n != 1)}"
+
+
 # --- 2. the deck ---------------------------------------------------------------------------------------
 def _deck(p: Position):
     v = p.variant
@@ -180,8 +185,8 @@ def _columns(p: Position):
     for i, (col, h, size) in enumerate(zip(p.columns, p.hidden, v.columns), 1):
         dealt_down = size - v.face_up  # the face-down cards the deal gave this column
         if h > dealt_down:
-            yield Problem(f"t{i}", DEAL, f"{h} face-down cards, but the deal gives column {i} only {dealt_down} "
-                                         "and no move turns a card face down")
+            yield Problem(f"t{i}", DEAL, f"{_cards(h, 'face-down card')}, but the deal gives column {i} only "
+                                         f"{dealt_down} and no move turns a card face down")
             continue
         yield from _build(p, i, col, h, untouched=h == dealt_down)
         if col and h == len(col) and v.auto_flip:
@@ -218,7 +223,7 @@ def _stock(p: Position):
                                       f"deal of {v.name} leaves at most {max(left)} there and no move puts one back")
     elif p.recycles == 0 and p.stock and not any(_whole_draws(n, len(p.stock), v.draw) for n in left):
         start = max(left)
-        yield Problem("stock", STOCK, f"{len(p.stock)} cards before the first recycle, but each draw takes "
+        yield Problem("stock", STOCK, f"{_cards(len(p.stock))} before the first recycle, but each draw takes "
                                       f"{v.draw} of the {start} the deal left, so the stock holds {start}, "
                                       f"{start - v.draw}, {start - 2 * v.draw} … cards until it runs out")
 
