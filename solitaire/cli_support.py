@@ -33,9 +33,11 @@ def sqlite_kind(path: str | os.PathLike) -> str | None:
     ('an SQLite database', None)
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe is never opened here: reading it could block
+            return None
         with open(path, "rb") as f:
             head = f.read(16)
-    except OSError:  # no such file, or one that cannot be read: nothing there to destroy by reading it
+    except OSError:  # no such file, or one that cannot be read
         return None
     return next((kind for magic, kind in SQLITE_MAGIC.items() if head.startswith(magic)), None)
 
@@ -71,9 +73,9 @@ def check_output(option: str, path: str | None, results: str | None = None, exam
     if not path:
         raise ValueError(f"{option} is empty: give a file name, such as {example}")
     named = f"{option} {quote(path, 100)}"
-    check_not_results(option, path, results, example)
     _check_kind(named, path, example)
-    _check_writable(named, path)
+    check_not_results(option, path, results, example)
+    _check_writable(path)
 
 
 def check_not_results(option: str, path: str | None, results: str | None = None, example: str = "games.csv") -> None:
@@ -108,18 +110,19 @@ def _check_kind(named: str, path: str, example: str) -> None:
         raise ValueError(f"{named} is not a regular file (a pipe or a device): give a file name, such as {example}")
 
 
-def _check_writable(named: str, path: str) -> None:
+def _check_writable(path: str) -> None:
     """Refuse a file that cannot be written, by making (and removing) a file beside it, as ``atomic_path`` will."""
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
     except OSError as e:
-        raise ValueError(f"cannot write {named} ({e.strerror}): give a file in a folder that exists and that you "
-                         "may write to") from None
+        raise ValueError(f"cannot write the table file {quote(path, 100)} ({e.strerror}): give a file in a folder "
+                         "that exists and that you may write to") from None
     os.close(fd)
     os.remove(probe)
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise ValueError(f"cannot write {named} (permission denied): give a file that you may write to")
+    if os.path.exists(path) and not os.access(path, os.W_OK):  # a file kept read-only is not replaced either
+        raise ValueError(f"cannot write the table file {quote(path, 100)} (Permission denied): give a file that you "
+                         "may write to")
 
 
 @contextlib.contextmanager

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import asdict, replace
+from pathlib import Path
 
 import pytest
 
@@ -238,3 +239,27 @@ def test_a_position_of_the_wrong_shape_is_named_not_crashed_on():
     assert [q.rule for q in status(p._replace(hidden=(0, 5) + p.hidden[2:]))] == [SHAPE]
     assert [q.rule for q in status(p._replace(stock=p.stock[:-1] + (99,)))] == [SHAPE]
     assert status(deal(SOLIJOY, 3)) == [] and status(deal(ITALIAN, 3)) == [] and Card("A♠") in deal(KLONDIKE, 1).stock
+
+
+def test_the_teachers_guide_quotes_what_the_kit_says(tmp_path, capsys):
+    """notebooks/TEACHERS.md ("Setting up a position by hand") quotes the kit's messages: each is a real one."""
+    import re
+    guide = (Path(__file__).resolve().parent.parent / "notebooks" / "TEACHERS.md").read_text(encoding="utf-8")
+    section = guide.split("### Setting up a position by hand", 1)[1].split("\n## ", 1)[0]
+    said = set()
+    for text, _, _ in IMPOSSIBLE.values():
+        with pytest.raises(PositionTextError) as info:
+            Game.from_text(text)
+        said.add(str(info.value))
+    quoted = re.findall(r"`(line \d+ \([^`]*)`", section)
+    assert len(quoted) == 8
+    for words in quoted:  # "[…]" in a quote leaves out part of the message
+        pattern = ".*".join(re.escape(part) for part in words.split("[…]"))
+        assert any(re.fullmatch(pattern, message) for message in said), words
+    path = tmp_path / "what-if.txt"
+    path.write_text(IMPOSSIBLE["6♠ 9♥ (the issue)"][0], encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["chance", "--position-file", str(path)])
+    assert capsys.readouterr().err in section
+    for accepted in ("t1: 8♠ 7♥", "t1: 9♦ 8♠"):
+        assert accepted in section
