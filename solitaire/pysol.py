@@ -51,8 +51,9 @@ def position_from_pysol(layout: str, variant: Variant | str) -> Position:
         seen.add(key)
         if key in ("talon", "waste"):
             cards, down = read_pile(rest, f"line {number} ({head.strip()})")
-            if key == "waste" and down:  # every card of the waste lies face up
-                raise PositionTextError(f"line {number} ({head.strip()}): {face_down_problem('waste', cards, down).text}")
+            problem = face_down_problem("waste", cards, down) if key == "waste" else None  # the Talon is face down
+            if problem:
+                raise PositionTextError(f"line {number} ({head.strip()}): {problem.text}")
             piles[key] = list(cards)
         elif key == "foundations":
             piles[key] = _foundations(rest, number, variant)

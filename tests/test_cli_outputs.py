@@ -17,14 +17,17 @@ import pytest
 from solitaire.cli import main
 from solitaire.cli_support import atomic_path, check_output, sqlite_kind
 
-ENTRANTS = str(Path(__file__).resolve().parent.parent / "solitaire" / "entrants")
+ROOT = Path(__file__).resolve().parent.parent
+ENTRANTS = str(ROOT / "solitaire" / "entrants")
 FAST = {"experiment": ["experiment", "--deals", "2", "--workers", "1", "--no-progress"],
         "tournament": ["tournament", ENTRANTS, "--deals", "1"]}
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -m solitaire`` run in ``cwd`` (a run's folder), on this checkout's package."""
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     return subprocess.run([sys.executable, "-m", "solitaire", *args], capture_output=True, text=True, timeout=300,
-                          cwd=cwd)
+                          cwd=cwd, env=env)
 
 
 def an_earlier_run(folder: Path, command: str) -> Path:

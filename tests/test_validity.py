@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -56,10 +57,10 @@ K3 = text_of("klondike draw=3", 0, ("draw",))  # Q♥ 10♠ Q♣ drawn: 21 cards
 IMPOSSIBLE = {
     "6♠ 9♥ (the issue)": (edited(K0, t1="6♠ 9♥", t7="<8♠> <2♣> <6♣> <5♦> <8♦> A♦"), BUILD,
                           r"\(t1\): 9♥ lies face up on 6♠, but in Klondike a card goes on the card just before it"),
-    "4♠ 4♣ (the issue)": (edited(K0, t5="<2♦> <J♣> <K♥> <5♣> 4♠ 4♣", stock=K0_STOCK.replace("<4♣> ", "")), BUILD,
-                          r"\(t5\): 4♣ lies face up on 4♠"),
-    "two black cards in Klondike": (edited(K0, t3="<9♣> <3♦> 8♣ 7♠", stock=K0_STOCK.replace("<7♠> ", "")), BUILD,
-                                    r"\(t3\): 7♠ lies face up on 8♣.*of the opposite colour"),
+    "4♠ 4♣ (the issue)": (edited(K0, t5="<2♦> <J♣> <K♥> <5♣> 4♠ 4♣", stock=K0_STOCK.replace("<4♣> ", "")),
+                          BUILD, r"\(t5\): 4♣ lies face up on 4♠"),
+    "two black cards in Klondike": (edited(K0, t3="<9♣> <3♦> 8♣ 7♠", stock=K0_STOCK.replace("<7♠> ", "")),
+                                    BUILD, r"\(t3\): 7♠ lies face up on 8♣.*of the opposite colour"),
     "two red cards in SoliJoy": (edited(S0, t1="3♦ 2♦", stock=stock_of(S0).replace("<2♦> ", "", 1)), BUILD,
                                  r"\(t1\): 2♦ lies face up on 3♦"),
     "a Klondike build in the Italian game": (edited(I0, t1="9♦ K♠", stock="<7♦> <J♥>"), BUILD,
@@ -84,9 +85,10 @@ IMPOSSIBLE = {
     "a face-down top card in the Italian game": (edited(I0, t1="9♦ 8♣", t3="<7♣> <10♥>"), DEAL,
                                                  r"\(t3\): the top card <10♥> is face down"),
     "a card twice, another missing": (edited(K0, stock=K0_STOCK.replace("<Q♥>", "<8♠>")), DECK,
-                                      "must hold the 52 cards of Klondike: missing Q♥; not in this deck or too many: 8♠"),
-    "a foundation out of order": (edited(text_of("klondike", 0, ("t7>f",)), f1="A♦ 3♦", t3="<9♣> 8♣"), FOUNDATION,
-                                  r"\(f1\): 3♦ cannot follow A♦: a foundation takes the next card of its suit"),
+                                      "must hold the 52 cards of Klondike: missing Q♥; not in this deck or too "
+                                      "many: 8♠"),
+    "a foundation out of order": (edited(text_of("klondike", 0, ("t7>f",)), f1="A♦ 3♦", t3="<9♣> 8♣"),
+                                  FOUNDATION, r"\(f1\): 3♦ cannot follow A♦: a foundation takes the next card"),
 }
 
 
@@ -138,7 +140,7 @@ def test_the_command_line_refuses_an_impossible_position_file(tmp_path, capsys, 
         err = capsys.readouterr()
         assert info.value.code == 2 and err.out == ""
         assert err.err.startswith(f"python -m solitaire {command}: error: ") and err.err.count("\n") == 1
-        assert __import__("re").search(words, err.err), err.err
+        assert re.search(words, err.err), err.err
 
 
 def test_the_card_table_refuses_a_game_no_play_could_reach():
@@ -165,10 +167,12 @@ POSSIBLE = {
     "two face-down cards swapped (another deal)": edited(K0, t7="<9♥> <6♠> <2♣> <6♣> <5♦> <8♦> A♦"),
     "the stock in another order": edited(K0, stock=" ".join(reversed(K0_STOCK.split()))),
     "a red 7 on the black 8": edited(K0, t1="8♠ 7♥", stock=K0_STOCK.replace("<7♥> ", "")),
-    "another first card in column 1, and a build on it": edited(K0, t1="9♦ 8♠", stock=K0_STOCK.replace("<9♦> ", "")),
+    "another first card in column 1, and a build on it": edited(K0, t1="9♦ 8♠",
+                                                                stock=K0_STOCK.replace("<9♦> ", "")),
     "22 cards in a draw-3 stock after a recycle": edited(IMPOSSIBLE["a stock that lost no whole draw (draw 3)"][0],
                                                          recycles="1"),
-    "an Ace face up in an Italian column once flipped": edited(I0, t4="<Q♠> <J♣> A♦", stock="<7♦> <K♠> <J♥> <Q♣>"),
+    "an Ace face up in an Italian column once flipped": edited(I0, t4="<Q♠> <J♣> A♦",
+                                                               stock="<7♦> <K♠> <J♥> <Q♣>"),
 }
 
 
@@ -243,7 +247,6 @@ def test_a_position_of_the_wrong_shape_is_named_not_crashed_on():
 
 def test_the_teachers_guide_quotes_what_the_kit_says(tmp_path, capsys):
     """notebooks/TEACHERS.md ("Setting up a position by hand") quotes the kit's messages: each is a real one."""
-    import re
     guide = (Path(__file__).resolve().parent.parent / "notebooks" / "TEACHERS.md").read_text(encoding="utf-8")
     section = guide.split("### Setting up a position by hand", 1)[1].split("\n## ", 1)[0]
     said = set()
