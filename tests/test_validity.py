@@ -184,7 +184,11 @@ def test_an_edit_that_play_could_reach_is_accepted(name):
 
 
 # --- the property: every position of real games is accepted ---------------------------------------
-PLAYED = [KLONDIKE, SOLIJOY, ITALIAN, replace(KLONDIKE, name="Klondike, draw 3, 3 passes", draw=3, passes=3)]
+PLAYED = [KLONDIKE, SOLIJOY, ITALIAN, replace(KLONDIKE, name="Klondike, draw 3, 3 passes", draw=3, passes=3),
+          # the deal lays two face-up cards that need not follow the build rule; cards come back from foundations
+          replace(KLONDIKE, name="two face up", face_up=2, columns=(2, 3, 4, 5, 6, 7, 8), foundation_to_tableau=True),
+          # Aces set aside (a stock of 0 to 4 cards), turning three; SoliJoy built in suit, turning two
+          replace(ITALIAN, name="Italian, draw 3", draw=3), replace(SOLIJOY, name="in suit", build="suit", draw=2)]
 
 
 def played_positions(variant, seeds: range, steps: int):
@@ -211,7 +215,8 @@ def test_every_position_of_random_and_greedy_playouts_is_accepted():
         for p in random.Random(43).sample(positions, 60):  # through the text and JSON doors too
             assert Game.from_text(position_to_text(p)).position == p
             assert Game.from_json(saved_game(position_to_text(p))).position == p
-    assert all(n >= 400 for n in counts.values()) and sum(counts.values()) >= 1_000, counts
+    assert all(counts[v.name] >= 400 for v in (KLONDIKE, SOLIJOY, ITALIAN)), counts
+    assert sum(counts.values()) >= 1_000, counts
 
 
 def test_every_position_of_a_saved_game_is_checked_once_at_its_start():
