@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from .cards import quote
+from .cli_support import atomic_path, check_not_results, check_output, connect_scheduler
 from .endgame import Outcome
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
@@ -202,7 +203,8 @@ def _experiment(args: argparse.Namespace) -> int:
         print(shown.to_string(index=False), flush=True)  # before the table, which a full disk may stop
     if args.table:
         try:
-            table.to_csv(args.table, index=False)
+            with atomic_path(args.table) as path:  # the old file stays whole until the new one is
+                table.to_csv(path, index=False)
         except OSError as e:
             kept = f"; the games are kept in {args.out}" if args.out else ""
             raise OutputError(f"cannot write the table file {quote(args.table, 100)} ({e.strerror or e}): the summary "
@@ -215,11 +217,9 @@ def _check_experiment(args: argparse.Namespace) -> None:
     if args.first_seed + args.deals > TABLE_SEEDS:
         raise ValueError(f"the last deal's seed, --first-seed + --deals - 1 = {args.first_seed + args.deals - 1:,}, "
                          "must be below 2**63 (a results table keeps seeds as 64-bit integers)")
-    for option, path in (("--out", args.out), ("--table", args.table)):
-        if path is not None:
-            _check_regular(option, path, "results.sqlite" if option == "--out" else "games.csv")
-    if args.table:
-        _check_writable(args.table)
+    if args.out is not None:
+        _check_regular("--out", args.out, "results.sqlite")
+    check_output("--table", args.table, results=args.out)
 
 
 class OutputError(Exception):
@@ -239,19 +239,6 @@ def _check_regular(option: str, path: str, example: str) -> None:
     if not stat.S_ISREG(mode):
         raise ValueError(f"{option} {quote(path, 100)} is not a regular file (a pipe or a device): give a file name, "
                          f"such as {example}")
-
-
-def _check_writable(path: str) -> None:
-    """Refuse a file that cannot be written, before the run whose table it would keep."""
-    existed = os.path.lexists(path)  # a link to nowhere is kept too
-    try:
-        with open(path, "a", encoding="utf-8"):  # appends nothing: an existing file stays as it was
-            pass
-    except OSError as e:
-        raise ValueError(f"cannot write the table file {quote(path, 100)} ({e.strerror}): give a file in a folder "
-                         "that exists and that you may write to") from None
-    if not existed:
-        os.remove(path)
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -414,13 +401,11 @@ def _tournament(args: argparse.Namespace) -> int:
 
     if not os.path.isdir(args.folder):
         raise ValueError(f"{quote(args.folder, 100)} is not a folder: give the folder that holds the entrant files")
-    if args.table:
-        _check_writable(args.table)
+    check_output("--table", args.table, results=args.out)
     limits = tournament.Limits(move_seconds=args.move_seconds, max_moves=args.max_moves, memory_mb=args.memory_mb)
     client = None
     if args.scheduler:
-        from distributed import Client
-        client = Client(args.scheduler, timeout=30)
+        client = connect_scheduler(args.scheduler)
     try:
         results = tournament.run(args.folder, args.variants, args.deals, out=args.out, workers=args.workers,
                                  executor=client.get_executor() if client else None, limits=limits, quiet=True)
@@ -431,4 +416,5 @@ def _tournament(args: argparse.Namespace) -> int:
         print(f"left out {name}: {why}", file=sys.stderr)
     print(tournament.report(results._replace(left_out={}), all_pairs=args.all_pairs))
     if args.table:
-        tournament.write_table(results, args.table)
+        with atomic_path(args.table) as path:
+            tournament.write_table(results, path)

@@ -254,10 +254,11 @@ class Game:
 
     @classmethod
     def from_text(cls, text: str) -> Game:
-        """A game that starts from a position written by ``to_text``.
+        """A game that starts from a position written by ``to_text`` (or edited by hand).
 
         Raises:
-            PositionTextError: (a ValueError) naming the line that cannot be read.
+            PositionTextError: (a ValueError) naming the line that cannot be read, or each reason no game could
+                reach the position (``solitaire.validity.status``).
         """
         from .notation import position_from_text
         return cls.from_position(position_from_text(text))

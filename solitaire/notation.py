@@ -4,9 +4,9 @@ A move's text (``t3>t7:4``) is read by ``move_from_text``, a pile's name (``t3:2
 ``str(move)`` and ``str(pile)`` write them.
 
 Every reader here refuses what the rules could not have made, with a ``PositionTextError`` (a ``ValueError``)
-that names the bad part and echoes it, cut to a readable length: cards that are not the variant's deck,
-foundations out of order, more recycles than the variant's passes allow, a seed that did not deal the start,
-moves that are not legal, and texts too large to be a game (they are refused before they are read).
+that names the bad part and echoes it, cut to a readable length: a position no game could reach (every reason
+``solitaire.validity.status`` finds, and a face-down card in the waste or on a foundation), a seed that did not
+deal the start, moves that are not legal, and texts too large to be a game (they are refused before they are read).
 
 This module builds on the rules core and never imports ``solitaire.game``: ``Game.to_json`` and
 ``Game.from_json`` hand it a ``SavedGame``, the plain data of a game.
@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from dataclasses import asdict, fields, replace
 from typing import NamedTuple
 
-from .cards import Card, InvalidCardError, full_deck, parse_card, quote
+from .cards import Card, InvalidCardError, parse_card, quote
 from .explain import explain_illegal
 from .moves import COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE, \
-    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, InvalidMoveError, Move, apply, legal_moves, rules
+    WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, InvalidMoveError, Move, apply, legal_moves
 from .state import Position, deal
+from .validity import Problem, describe, face_down_problem, status
 from .variants import VARIANTS, Variant, get_variant
 
 HEADER = "# solitaire position: piles list cards bottom first (top last); <card> is face down"
@@ -327,9 +327,11 @@ def position_from_text(text: str) -> Position:
     if extra:
         raise PositionTextError(f"unexpected lines {quote(sorted(extra), 80)} for {v.name}")
     columns = [pile(f"t{i}") for i in range(1, len(v.columns) + 1)]
-    p = Position(v, pile("stock")[0], pile("waste")[0], tuple(pile(f"f{i}")[0] for i in range(1, v.foundations + 1)),
-                 tuple(c for c, _ in columns), tuple(h for _, h in columns), _recycles(entries, v))
-    check_position(p)
+    face_up = {"waste": pile("waste")} | {f"f{i}": pile(f"f{i}") for i in range(1, v.foundations + 1)}
+    face_down = [face_down_problem(name, *read) for name, read in face_up.items()]  # only a column may hide cards
+    p = Position(v, pile("stock")[0], face_up.pop("waste")[0], tuple(cards for cards, _ in face_up.values()),
+                 tuple(c for c, _ in columns), tuple(h for _, h in columns), _recycles(entries))
+    _refuse([q for q in face_down if q] + status(p), entries)
     return p
 
 
@@ -353,56 +355,35 @@ def _entries(text: str, limit: int, what: str) -> dict[str, tuple[int, str]]:
     return entries
 
 
-def _recycles(entries: dict[str, tuple[int, str]], v: Variant) -> int:
+def _recycles(entries: dict[str, tuple[int, str]]) -> int:
     number, text = entries.get("recycles", (0, "0"))
     if not re.fullmatch("[0-9]{1,7}", text):
         raise PositionTextError(f"line {number} (recycles): write a whole number of at most 7 digits, got {quote(text)}")
-    if v.passes is not None and int(text) > v.passes - 1:
-        raise PositionTextError(f"line {number} (recycles): {v.name} allows {v.passes} pass(es) through the stock, "
-                                f"so at most {v.passes - 1} recycle(s), not {int(text)}")
     return int(text)
 
 
-def check_position(p: Position) -> None:
-    """Raise PositionTextError unless the position holds exactly the variant's deck in valid piles.
+def check_position(p: Position, lines: dict[str, tuple[int, str]] | None = None) -> None:
+    """Raise PositionTextError unless some game of the variant could reach ``p`` (``solitaire.validity.status``):
+    the message names each reason's pile (and its line in ``lines``, a text's entries), its cards and the rule.
 
     >>> from solitaire import KLONDIKE, deal
     >>> check_position(deal(KLONDIKE, 1)) is None
     True
+    >>> check_position(deal(KLONDIKE, 1)._replace(hidden=(0, 2, 2, 3, 4, 5, 6)))
+    Traceback (most recent call last):
+    solitaire.notation.PositionTextError: t2: 2 face-down cards, but the deal gives column 2 only 1 and no move turns a card face down
 
     Raises:
-        PositionTextError: for missing or extra cards, foundations out of order, or a face-down top card
-            where the variant flips cards automatically.
+        PositionTextError: for a position that no sequence of legal moves from a deal could reach.
     """
-    v = p.variant
-    have, need = Counter(p.cards()), Counter(full_deck(v.ranks, v.decks))
-    if have != need:
-        missing, extra = need - have, have - need
-        parts = [f"missing {_some(missing)}" if missing else "",
-                 f"not in this deck or too many: {_some(extra)}" if extra else ""]
-        raise PositionTextError(f"the position must hold the {v.deck_size} cards of {v.name}: "
-                                + "; ".join(x for x in parts if x))
-    r = rules(v)
-    for i, pile in enumerate(p.foundations, 1):
-        for below, above in zip(pile, pile[1:]):
-            if r.next_up[below] != above:
-                raise PositionTextError(f"foundation f{i}: {above} cannot follow {below}")
-        if pile and r.step[pile[0]] != 0:
-            raise PositionTextError(f"foundation f{i} must start with {v.ranks[0]}, not {pile[0]}")
-    for i, (col, h) in enumerate(zip(p.columns, p.hidden), 1):
-        if col and h >= len(col) and v.auto_flip:
-            raise PositionTextError(f"column t{i}: in {v.name} the top card of a column is always face up")
+    _refuse(status(p), lines or {})
 
 
-def _some(cards: Counter, most: int = 12) -> str:
-    """At most ``most`` of the cards, then how many more, so that a message stays readable.
-
-    >>> _some(Counter(full_deck()), 3)
-    'A♣ 2♣ 3♣ and 49 more'
-    """
-    shown = [str(c) for c, _ in zip(cards.elements(), range(most))]
-    more = sum(cards.values()) - len(shown)
-    return " ".join(shown) + (f" and {more:,} more" if more else "")
+def _refuse(problems: list[Problem], lines: dict[str, tuple[int, str]]) -> None:
+    """PositionTextError naming the problems, each pile with its line when the text has one."""
+    if problems:
+        raise PositionTextError(describe([q._replace(pile=f"line {lines[q.pile][0]} ({q.pile})")
+                                          if q.pile in lines and lines[q.pile][0] else q for q in problems]))
 
 
 # --- saved games ---------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .cards import SUIT_LETTERS, Card, InvalidCardError, card, quote
 from .notation import BOM, MAX_POSITION_TEXT, PositionTextError, check_position, read_pile
 from .state import Position
+from .validity import face_down_problem
 from .variants import STANDARD_RANKS, Variant, get_variant
 
 
@@ -49,7 +50,11 @@ def position_from_pysol(layout: str, variant: Variant | str) -> Position:
             raise PositionTextError(f"line {number}: a second {quote(head.strip())} line")
         seen.add(key)
         if key in ("talon", "waste"):
-            piles[key] = list(read_pile(rest, f"line {number} ({head.strip()})")[0])
+            cards, down = read_pile(rest, f"line {number} ({head.strip()})")
+            problem = face_down_problem("waste", cards, down) if key == "waste" else None  # the Talon is face down
+            if problem:
+                raise PositionTextError(f"line {number} ({head.strip()}): {problem.text}")
+            piles[key] = list(cards)
         elif key == "foundations":
             piles[key] = _foundations(rest, number, variant)
         elif colon:

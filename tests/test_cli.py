@@ -130,3 +130,17 @@ def test_ctrl_c_stops_the_run_keeps_finished_games_and_the_rerun_completes(tmp_p
     assert done.returncode == 0
     with sqlite3.connect(out) as db:
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 800
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "chance"])
+def test_an_impossible_position_file_is_refused_before_any_search(tmp_path, command):
+    """Issue 43: a hand-edited 9♥ on a 6♠ was solved, hinted and given "about 50%" as if a game could reach it."""
+    text = Game("klondike", seed=0).to_text().replace("t1: 8♠", "t1: 6♠ 9♥").replace(
+        "t7: <6♠> <9♥> <2♣>", "t7: <8♠> <2♣>")
+    path = tmp_path / "what-if.txt"
+    path.write_text(text, encoding="utf-8")
+    done = cli(command, "--position-file", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"python -m solitaire {command}: error: line 10 (t1): 9♥ lies face up on 6♠, but in "
+                           "Klondike a card goes on the card just before it in the order K Q J 10 9 8 7 6 5 4 3 2 A "
+                           "(an 8 on a 9), of the opposite colour\n")

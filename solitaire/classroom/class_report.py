@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
+from ..cli_support import atomic_path
 from ..stats import wilson
 from .course import exercise_id
 
@@ -202,7 +203,8 @@ class ClassReport:
 
     def write_by_exercise(self, path: str | Path) -> int:
         """Write the grades as CSV, one row per student and exercise (``GRADE_COLUMNS``); return the rows."""
-        self.grades[GRADE_COLUMNS].to_csv(path, index=False)
+        with atomic_path(path) as temporary:  # an earlier file stays whole until the new one is
+            self.grades[GRADE_COLUMNS].to_csv(temporary, index=False)
         return len(self.grades)
 
 
@@ -224,7 +226,8 @@ def class_report(grades: Any, out: str | Path | None = None, plot: bool = True) 
         from ..plots import class_results
         report.figure = class_results(report.exercises)
         if out is not None:
-            report.figure.savefig(out, dpi=100)
+            with atomic_path(out) as path:  # the old picture stays whole until the new one is
+                report.figure.savefig(path, dpi=100)
     return report
 
 

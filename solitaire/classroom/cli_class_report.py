@@ -28,19 +28,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     cr.set_defaults(handler=run)
 
 
-def _check_csv_path(path: Path) -> None:
-    if path.is_dir():
-        raise ValueError(f"--by-exercise {str(path)!r} is a folder: give a file name, such as by_exercise.csv")
-    if not path.resolve().parent.is_dir():
-        raise ValueError(f"--by-exercise {str(path)!r}: the folder {str(path.parent)!r} does not exist")
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the report (and write the plot and the rows per exercise when asked); 0 when done."""
+    from ..cli_support import check_output
     from .class_report import class_report
 
-    if args.by_exercise:
-        _check_csv_path(Path(args.by_exercise))
+    check_output("--out", args.out, example="report.png")  # never over a gradebook or another results file
+    check_output("--by-exercise", args.by_exercise, example="by_exercise.csv")
     report = class_report(args.grades, out=args.out, plot=args.out is not None)
     print(report.text())
     if args.out:

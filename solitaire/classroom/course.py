@@ -281,6 +281,9 @@ def read_points(path: Path | None, known: list[str]) -> dict[str, float]:
     except OSError as e:
         raise ValueError(f"cannot read the points file {str(path)!r} ({e.strerror}): give a JSON file such as "
                          '{"02b.waste_moves": 2}') from None
+    except UnicodeDecodeError as e:  # a ValueError whose message would not name the file
+        raise ValueError(f"the points file {str(path)!r} is not UTF-8 text (byte {e.object[e.start]:#04x} at "
+                         f"position {e.start}): save it as UTF-8 JSON, such as {{\"02b.waste_moves\": 2}}") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"the points file {str(path)!r} is not JSON ({e.msg}, line {e.lineno}): write it as "
                          '{"02b.waste_moves": 2}') from None

@@ -7,6 +7,7 @@ the selection, the highlight and the last message) and the front end (``table.js
 from __future__ import annotations
 
 from ..game import Game
+from ..validity import validate
 from ..variants import Variant
 from .aids import safe_foundation_move
 from .play import Selection
@@ -25,7 +26,13 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, **options) -> G
     >>> table = play("klondike", seed=1, aids=False)
     >>> table.show_solution(); table.message
     'Solution is switched off on this table (it was made with aids=False): play on by hand, or open a table with aids, solitaire.play(game), to use it.'
+
+    Raises:
+        solitaire.validity.InvalidPositionError: (a ValueError) for a game whose start or position no game of its
+            variant could reach, naming each reason (``solitaire.validity.status``).
     """
     if isinstance(game, Game):
+        for position in (game.start, game.position):  # a table shows only what play could reach
+            validate(position)
         return GameWidget(game, **options)
     return GameWidget(Game(game, seed), **options)

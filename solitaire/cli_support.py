@@ -1,0 +1,173 @@
+"""What the command line checks before any work, so that no output destroys a result.
+
+``check_output`` refuses, in one line, an output file that is the run's own results file (``--out``) or any
+existing SQLite file (an earlier run's results, a tournament's secret seeds); ``atomic_path`` writes an output
+beside its final name and renames it there only once it is whole, so that an interrupted write leaves the old
+file as it was; ``connect_scheduler`` names the address of a Dask scheduler it cannot reach. The ``experiment``
+and ``tournament`` commands (``solitaire.cli``) both use them.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+
+from .cards import quote
+
+# The first bytes of the files SQLite keeps a database in: the database itself, its write-ahead log (two byte
+# orders) and its rollback journal. Overwriting any of them loses results.
+SQLITE_MAGIC = {b"SQLite format 3\x00": "an SQLite database", b"\x37\x7f\x06\x82": "an SQLite write-ahead log",
+                b"\x37\x7f\x06\x83": "an SQLite write-ahead log",
+                b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7": "an SQLite rollback journal"}
+
+
+def sqlite_kind(path: str | os.PathLike) -> str | None:
+    """What kind of SQLite file ``path`` is, by its first bytes; None for any other file, or none at all.
+
+    >>> import sqlite3, tempfile
+    >>> db = os.path.join(tempfile.mkdtemp(), "r.sqlite")
+    >>> sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.commit()
+    >>> sqlite_kind(db), sqlite_kind(db + ".csv")
+    ('an SQLite database', None)
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe is never opened here: reading it could block
+            return None
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:  # no such file, or one that cannot be read
+        return None
+    return next((kind for magic, kind in SQLITE_MAGIC.items() if head.startswith(magic)), None)
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Do the two paths name one file (the same path written two ways, a link, or one not made yet)?
+
+    >>> same_file("results.sqlite", "./results.sqlite"), same_file("a.csv", "b.csv")
+    (True, False)
+    """
+    with contextlib.suppress(OSError):
+        if os.path.samefile(a, b):
+            return True
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_output(option: str, path: str | None, results: str | None = None, example: str = "games.csv") -> None:
+    """Refuse, before any work, an output file that cannot be written or whose writing would destroy results.
+
+    ``results`` is the run's own results file (its ``--out``). An existing file that is no SQLite file, such as
+    an earlier table, may be written over.
+
+    >>> check_output("--table", "results.sqlite", results="./results.sqlite")
+    Traceback (most recent call last):
+    ValueError: --table 'results.sqlite' is this run's results file (--out): writing there would destroy the results; give another file, such as games.csv
+
+    Raises:
+        ValueError: (one line) for an empty path, a folder, a pipe or a device, the run's results file, an
+            existing SQLite file, or a file in a folder that does not exist or may not be written.
+    """
+    if path is None:
+        return
+    if not path:
+        raise ValueError(f"{option} is empty: give a file name, such as {example}")
+    named = f"{option} {quote(path, 100)}"
+    _check_kind(named, path, example)
+    check_not_results(option, path, results, example)
+    _check_writable(path)
+
+
+def check_not_results(option: str, path: str | None, results: str | None = None, example: str = "games.csv") -> None:
+    """Refuse an output file that is the run's results file (``results``) or an existing SQLite file.
+
+    >>> check_not_results("--out", "report.png")  # no such file yet: nothing to destroy
+
+    Raises:
+        ValueError: (one line) naming the file and what writing there would destroy.
+    """
+    if path is None:
+        return
+    named = f"{option} {quote(path, 100)}"
+    if results and same_file(path, results):
+        raise ValueError(f"{named} is this run's results file (--out): writing there would destroy the results; "
+                         f"give another file, such as {example}")
+    kind = sqlite_kind(path)
+    if kind:
+        raise ValueError(f"{named} is {kind} (an earlier run's results?): writing there would destroy it; give "
+                         f"another file, such as {example}")
+
+
+def _check_kind(named: str, path: str, example: str) -> None:
+    """Refuse a folder, a pipe or a device (a new file, or a link to nowhere, is made when written)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"{named} is a folder: give a file name, such as {example}")
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{named} is not a regular file (a pipe or a device): give a file name, such as {example}")
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a file that cannot be written, by making (and removing) a file beside it, as ``atomic_path`` will."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
+    except OSError as e:
+        raise ValueError(f"cannot write the table file {quote(path, 100)} ({e.strerror}): give a file in a folder "
+                         "that exists and that you may write to") from None
+    os.close(fd)
+    os.remove(probe)
+    if os.path.exists(path) and not os.access(path, os.W_OK):  # a file kept read-only is not replaced either
+        raise ValueError(f"cannot write the table file {quote(path, 100)} (Permission denied): give a file that you "
+                         "may write to")
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[str]:
+    """A temporary file's path in ``path``'s folder (with its suffix) to write the output to; renamed to ``path``
+    when the block ends without an error, removed otherwise: ``path`` is never left half written.
+
+    >>> folder = tempfile.mkdtemp()
+    >>> with atomic_path(os.path.join(folder, "games.csv")) as tmp:
+    ...     _ = open(tmp, "w").write("a,b\\n")
+    >>> os.listdir(folder), open(os.path.join(folder, "games.csv")).read()
+    (['games.csv'], 'a,b\\n')
+    """
+    path = os.fspath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=os.path.splitext(name)[1] or ".tmp", dir=folder)
+    os.close(fd)
+    try:
+        os.chmod(tmp, _mode_for(path))
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(tmp)
+
+
+def _mode_for(path: str) -> int:
+    """The permissions of the file being replaced, or those ``open`` gives a new file (0o666 less the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def connect_scheduler(address: str):
+    """A ``distributed.Client`` of the Dask scheduler at ``address``; one that cannot be reached is named.
+
+    Raises:
+        ValueError: (one line) naming the address and why it could not be reached.
+    """
+    from distributed import Client
+    try:
+        return Client(address, timeout=30)
+    except (OSError, ValueError, TypeError) as e:  # a timeout is an OSError; an unknown scheme a ValueError
+        raise ValueError(f"cannot reach the Dask scheduler at --scheduler {quote(address, 100)} ({e}): start it "
+                         "(dask scheduler) or check the address, such as tcp://127.0.0.1:8786") from None
