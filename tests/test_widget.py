@@ -436,198 +436,66 @@ def test_no_more_moves_banner():
     assert w.state["over"] == "lost" and "No more moves" in w.state["banner"]
 
 
-def test_auto_finish_plays_safe_foundation_moves_without_the_solver(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)  # as if the solver were missing
-    p = make(KLONDIKE, ["K♠ Q♥", "3♣ 2♥", "2♣"], hidden=[0] * 7,
-             foundations=["A♣", "A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦", "A♥", "A♠"])
-    w = widget_at(p)
-    assert str(safe_foundation_move(w.game)) == "t2>f"  # 2♥: both black aces are up, nothing needs it
-    w.auto_finish()
-    assert w.message == ("Auto-finish sent 3 cards home that no other card could need (t2>f t3>f t2>f), "
-                         "since the solver is not available here.")
-    assert sorted(str(m) for m in w.game.moves) == ["t2>f", "t2>f", "t3>f"]
-    assert column_view(w, 0) == ["K♠", "Q♥"]  # Q♥ waits: a black Jack could still want it
-    w.auto_finish()
-    assert w.message == ("Auto-finish has nothing to play: the solver is not available here, "
-                         "and no card can go home safely.") and len(w.game.moves) == 3
+COURTS = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
 
 
-def test_auto_finish_collects_an_open_table_without_the_solver(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
-    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
-    w.auto_finish()
-    assert w.game.is_won() and "You won" in w.state["banner"]
+def test_auto_finish_waits_while_a_card_is_face_down():
+    """Issue 40: Auto-finish once played the solver's whole line from move 8, using the face-down cards."""
+    w = play("klondike", seed=1)
+    for action in (w.auto_finish, lambda: send(w, action="auto_finish")):
+        action()
+        assert w.message == ("Auto-finish waits: 21 cards are still face down. It plays only when nothing is left "
+                             "to decide; Solution knows the face-down cards."), w.message
+        assert w.game.moves == [] and w.state["flight"] == []
 
 
-def test_auto_finish_from_the_table_goes_move_by_move_and_stops(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
-    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
+def test_auto_finish_sends_an_open_table_home_at_once_and_names_the_flights():
+    w = widget_at(make(KLONDIKE, COURTS, stock="", hidden=[0] * 7, foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
     sent = count_messages(w)
     send(w, action="auto_finish")
-    assert len(w.game.moves) == 1 and w.state["auto"] and len(sent) == 1
-    send(w, action="auto_step", seq=w.state["seq"])
-    send(w, action="auto_step", seq=w.state["seq"] - 1)  # a stale request (a second view) does nothing
-    assert len(w.game.moves) == 2 and len(sent) == 3
-    send(w, action="auto_stop")
-    assert not w.state["auto"] and "stopped after 2" in w.message
-    send(w, action="auto_step", seq=w.state["seq"])
-    assert len(w.game.moves) == 2
-    send(w, action="auto_finish")
-    while w.state["auto"]:
-        send(w, action="auto_step", seq=w.state["seq"])
-    assert w.game.is_won() and "You won" in w.state["banner"]
+    assert w.game.is_won() and "You won" in w.state["banner"] and len(sent) == 1  # one state for the whole finish
+    assert w.message == "Auto-finish sent 12 cards home." and len(w.state["flight"]) == 12
+    assert w.state["flight"][0][:2] == ["J♣", "t1"] and {f[2] for f in w.state["flight"]} == {"f1", "f2", "f3", "f4"}
+    send(w, action="undo")  # the next state flies nothing
+    assert w.state["flight"] == []
 
 
-def test_another_action_ends_auto_finish(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
-    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
-    send(w, action="auto_finish")
-    send(w, action="undo")
-    assert not w.state["auto"] and w.game.moves == []
+def test_auto_finish_draws_the_stock_when_a_draw_decides_nothing():
+    """Klondike turns one card at a time with unlimited passes: every stock card is reached, so drawing is no
+    decision; the cards drawn on the way fly from the stock."""
+    w = widget_at(almost_won())  # K♠ K♥ on columns, K♦ on the waste, K♣ in the stock
+    w.auto_finish()
+    assert w.game.is_won() and w.message == "Auto-finish sent 4 cards home (turning the stock 1 time)."
+    assert ["K♣", "stock"] in [f[:2] for f in w.state["flight"]] and ["K♦", "waste"] in [f[:2] for f in w.state["flight"]]
 
 
-def test_auto_finish_uses_the_solver_when_present():
-    pytest.importorskip("solitaire.solver")
+def test_auto_finish_in_solijoy_waits_for_the_waste():
+    """In SoliJoy a waste card goes home only through a column, a choice: the stock and waste must be empty."""
+    w = widget_at(make(SOLIJOY, [], waste="K♠", hidden=[0] * 9, foundations=full_foundations(
+        "A 2 3 4 5 6 7 8 9 10 J Q K", "♣♦♥♠♣♦♥") + ["A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠"], stock=""))
+    w.auto_finish()
+    assert w.message.startswith("Auto-finish waits: the stock and waste still hold 1 card, and in SoliJoy a waste "
+                                "card goes home only through a column, a choice.") and w.game.moves == []
+    w.play_move("w>t1")
+    w.auto_finish()
+    assert w.game.is_won()
+
+
+def test_auto_finish_waits_when_cards_must_move_between_columns():
+    """Italian builds its columns in foundation order, so a column's top card may go home last."""
+    p = make(ITALIAN, ["8♠ 7♥", "8♥ 7♠", "8♣ 7♦", "8♦ 7♣"], stock="", hidden=[0] * 7,
+             foundations=full_foundations("A K Q J 10 9"))  # each 8 lies under a 7, which goes home after it
+    w = widget_at(p)
+    assert w.game.legal_moves() and not w.game.is_won()
+    w.auto_finish()
+    assert "some cards can go home only after moves between the columns" in w.message and w.game.moves == []
+
+
+def test_a_table_changed_from_code_is_drawn_again_on_refresh():
     w = widget_at(almost_won())
     w.auto_finish()
-    assert w.game.is_won() and "solver" in w.message and "You won" in w.state["banner"]
-
-
-def test_a_whole_deal_won_by_clicks_alone():
-    """Replay a solver's winning line on a real deal, translating each move into clicks."""
-    solver = pytest.importorskip("solitaire.solver")
-    result = solver.solve(Game("klondike", seed=2), max_seconds=10)
-    if result.status != "won":
-        pytest.skip(f"the solver did not win seed 2 in time ({result.status})")
-    w = play("klondike", seed=2)
-    for m in result.moves:
-        before = len(w.game.moves)
-        click_move(w, m)
-        assert len(w.game.moves) == before + 1 and w.game.moves[-1] == m, w.message
-        no_hidden_card_is_sent(w)
-    assert w.game.is_won() and "You won" in w.state["banner"]
-    assert_table_matches_game(w)
-
-
-def click_move(w: GameWidget, m: Move) -> None:
-    """Make a move the way a player would: clicks, a drop or a double-click."""
-    if m.kind in ("draw", "recycle"):
-        w.click_stock()
-    elif m.kind == "flip":
-        w.click_column(m.source)
-    elif m.kind == "w>t":
-        w.drop("waste", f"t{m.target + 1}")
-    elif m.kind == "w>f":
-        w.double_click("waste")
-    elif m.kind == "t>f":
-        w.click_column(m.source)
-        w.to_foundation()
-    elif m.kind == "t>t":
-        w.click_column(m.source, m.count)
-        w.click_column(m.target)
-    else:
-        w.click_foundation(m.source)
-        w.click_column(m.target)
-
-
-# --- teaching aids ----------------------------------------------------------------------------------
-def test_legal_moves_and_position_text_panels():
-    w = play("klondike", seed=1)
-    assert w.state["legal"] is None and w.state["text"] is None
-    w.show_legal_moves()
-    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
-    w.show_position_text()
-    assert w.state["text"] == w.game.to_text()
-    w.click_stock()
-    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
-    w.show_legal_moves(False)
-    assert w.state["legal"] is None
-
-
-def test_hint_without_strategies_says_so(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.strategies", None)
-    w = play("klondike", seed=1)
-    w.hint()
-    assert "not available" in w.message and w.game.moves == []
-
-
-def test_hint_marks_the_suggested_move(monkeypatch):
-    fake = types.SimpleNamespace(strategy_hint=lambda game: (move_from_text("t1>t7"), "build down"))
-    monkeypatch.setitem(sys.modules, "solitaire.strategies", fake)
-    w = play("klondike", seed=1)
-    w.hint()
-    assert w.marked == move_from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
-    assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
-    picture = w._repr_mimebundle_()[0]["image/svg+xml"]
-    assert picture.count('stroke="#ff4fd8"') == 1 and picture.count('stroke="#4fd8ff"') == 1
-    assert w.game.moves == []
-
-
-@pytest.mark.parametrize("variant", ["klondike", "solijoy", "italian"])
-def test_real_hints_are_legal_explained_and_playable(variant):
-    pytest.importorskip("solitaire.strategies")
-    w = play(variant, seed=1)
-    for _ in range(15):
-        if w.game.is_over():
-            break
-        w.hint()
-        assert w.marked in w.game.legal_moves(), w.message
-        assert w.message.startswith(f"Hint: {w.marked} — ") and w.message.endswith(hint_words())
-        click_move(w, w.marked)
-        assert w.marked is None and "illegal" not in w.message
-    assert len(w.game.moves) >= 5
-
-
-def test_real_hint_when_no_move_is_left():
-    pytest.importorskip("solitaire.strategies")
-    w = widget_at(make(KLONDIKE, ["2♠", "2♥"], stock="", hidden=[0] * 7))
-    w.hint()
-    assert w.message.startswith("No hint") and w.marked is None
-
-
-def test_replay_steps_forward_and_back():
-    w = play("klondike", seed=1)
-    w.load_replay(["draw", "t1>t7", "draw"])
-    assert w.state["replay"] == {"step": 0, "total": 3, "next": "draw"}
-    w.replay_next()
-    w.replay_next()
-    assert [str(m) for m in w.game.moves] == ["draw", "t1>t7"] and w.state["replay"]["step"] == 2
-    w.replay_prev()
-    assert [str(m) for m in w.game.moves] == ["draw"] and w.state["replay"]["next"] == "t1>t7"
-    assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
-    w.replay_next()
-    w.replay_next()
-    assert w.state["replay"] == {"step": 3, "total": 3, "next": None}
-    w.end_replay()
-    assert w.state["replay"] is None
-
-
-def test_replay_notices_when_the_player_leaves_it():
-    w = play("klondike", seed=1)
-    w.load_replay([Move("draw"), Move("draw")])
-    w.click_column(0)
-    w.click_column(6)  # the player's own move
-    w.replay_next()
-    assert "left the replay" in w.message and [str(m) for m in w.game.moves] == ["t1>t7"]
-
-
-def test_an_unreadable_replay_is_refused():
-    w = play("klondike", seed=1)
-    w.load_replay(["draw", "t1 to t7"])
-    assert "cannot read a move" in w.message and not w.replay
-
-
-def test_replay_accepts_a_solver_result_and_refresh_follows_code_changes():
-    w = play("klondike", seed=1)
-    w.load_replay(types.SimpleNamespace(status="won", moves=[Move("draw")]))
-    assert w.replay == [Move("draw")] and w.marked == Move("draw")
-    w.game.play("draw")  # changed from code, behind the table's back ...
+    assert w.game.is_won()
+    w.game.undo()  # changed from code, behind the table's back ...
     w.refresh()  # ... so the table is drawn again on request
     assert_table_matches_game(w)
     w.set_game(Game("solijoy", seed=4))
@@ -766,14 +634,11 @@ def test_every_front_end_action_answers_with_its_own_message(monkeypatch):
     from solitaire.widget.table import FRONT_END_ACTIONS
 
     monkeypatch.setattr("solitaire.widget.aids.SOLUTION_SECONDS", 0.2)
-    monkeypatch.setattr("solitaire.widget.aids.AUTO_FINISH_SECONDS", 0.2)
     w = play("klondike", seed=1)
     monkeypatch.setattr(w.game, "win_chance", lambda: 0.5, raising=False)
     content = {"click": {"pile": "stock"}, "drop": {"source": "t1", "target": "t7"}, "double_click": {"pile": "t2"},
-               "new_game": {"seed": 4}, "auto_step": {"seq": -1}}
+               "new_game": {"seed": 4}}
     for i, action in enumerate(FRONT_END_ACTIONS):
-        if action == "auto_step":  # a stale step does nothing at all: it has nothing to say
-            continue
         send(w, action="deselect", request="v0:0")
         send(w, action=action, request=f"v1:{i}", **content.get(action, {}))
         if action in ("legal_moves", "position_text"):
@@ -896,24 +761,6 @@ def test_in_a_lost_position_solution_and_win_chance_each_say_what_they_know():
     assert w.game.moves == []
 
 
-def test_auto_finish_in_a_lost_position_says_one_plain_sentence():
-    pytest.importorskip("solitaire.solver")
-    w = play("klondike", seed=LOST_DEAL)
-    for action in (w.auto_finish, lambda: send(w, action="auto_finish")):
-        action()
-        assert w.message == ("Auto-finish has nothing to play: the solver proved that this position cannot be won, "
-                             "and no card can go home safely."), w.message
-        assert w.game.moves == [] and not w.state["auto"]
-
-
-def test_auto_finish_says_it_played_the_solvers_line():
-    w = widget_at(make(KLONDIKE, ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"], stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
-    w.auto_finish()
-    assert w.game.is_won() and re.fullmatch(
-        r"Auto-finish played the solver's winning line, 12 moves: (t\d>f ){11}t\d>f\.", w.message), w.message
-
-
 def test_a_table_without_aids_has_no_aid_buttons_and_refuses_them():
     w = play("klondike", seed=1, aids=False)
     assert w.state["off"] == list(OFF_WITHOUT_AIDS) == ["auto_finish", "solution", "win_chance", "position_text"]
@@ -925,11 +772,11 @@ def test_a_table_without_aids_has_no_aid_buttons_and_refuses_them():
                 "position_text": "Position text"}[action]
         assert w.message.startswith(f"{name} is switched off on this table (it was made with aids=False)"), action
         assert w.state["kind"] == "error" and w.state["message_for"]["action"] == action
-    for method in (w.auto_finish, w.start_auto_finish, w.show_solution, w.win_chance, w.show_position_text):
+    for method in (w.auto_finish, w.show_solution, w.win_chance, w.show_position_text):
         w.deselect()
         method()
         assert "switched off" in w.message, method.__name__
-    assert w.game.moves == [] and not w.replay and not w.state["auto"] and w.state["text"] is None
+    assert w.game.moves == [] and not w.replay and not w.state["flight"] and w.state["text"] is None
     w.hint()  # a hint sees only what a player sees: it stays
     assert w.message.startswith("Hint: ")
     send(w, action="new_game", seed=4)  # a new deal keeps the table as it was made
