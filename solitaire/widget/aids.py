@@ -217,10 +217,9 @@ def flight_of(before: Any, after: Any, move: Move) -> tuple[str, str, str]:
 
     A waste card that was still in the stock when Auto-finish began leaves from the stock's place.
 
-    >>> from solitaire import KLONDIKE, Move, deal
-    >>> p = deal(KLONDIKE, 3)
-    >>> from solitaire import apply
-    >>> flight_of(p, apply(p, Move("t1>f")), Move("t1>f"))
+    >>> from solitaire import KLONDIKE, Move, apply, deal
+    >>> p, m = deal(KLONDIKE, 3), Move("t>f", 0)  # deal 3 has A♦ on t1
+    >>> flight_of(p, apply(p, m), m)
     ('A♦', 't1', 'f1')
     """
     if move.kind == WASTE_TO_FOUNDATION:
