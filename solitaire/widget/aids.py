@@ -97,8 +97,7 @@ class AidsMixin(TableBase):
             return
         line, why = plain_finish(self.game.position)
         if line is None:
-            self._say(f"Auto-finish waits: {why}. It plays only when nothing is left to decide; "
-                      "Solution knows the face-down cards.")
+            self._say(f"Auto-finish waits: {why}.")
             return
         flight, stock = [], {str(c) for c in self.game.position.stock}
         for move in line:

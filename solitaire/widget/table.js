@@ -268,11 +268,15 @@ class Felt {
     return seen;
   }
 
-  fly(before, previous, state) {
+  fly(before, previous, state, rowHeight) {
     const reduce = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
     for (const ghost of this.node.querySelectorAll(".sol-flying")) ghost.remove();
     if (!this.node.animate || reduce) return;
-    flyHome(this, before, previous, state);
+    const settled = this.columnsRow.style.minHeight;
+    if (rowHeight > parseFloat(settled)) this.columnsRow.style.minHeight = `${rowHeight}px`; // until the last lands
+    flyHome(this, before, previous, state).then(() => {
+      if (this.view.state === state) this.columnsRow.style.minHeight = settled;
+    });
   }
 
   animate(before) {
@@ -303,7 +307,7 @@ function flyHome(felt, before, previous, state) {
     const f = previous.foundations[felt.kinds.get(to).index];
     felt.piles.get(to).replaceChildren(f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation"));
   }
-  state.flight.forEach(([card, from, to], i) => {
+  return Promise.all(state.flight.map(([card, from, to], i) => {
     const n = used.get(card) || 0;
     used.set(card, n + 1);
     const start = before.get(`${card}#${n}`) || felt.piles.get(from).getBoundingClientRect();
@@ -313,11 +317,11 @@ function flyHome(felt, before, previous, state) {
     felt.node.append(ghost);
     const flight = ghost.animate([{ transform: "none" }, { transform: `translate(${end.left - start.left}px, ${end.top - start.top}px)` }],
       { duration: FLIGHT_MS, delay: i * gap, easing: "ease-in-out", fill: "both" });
-    flight.onfinish = () => {
+    return flight.finished.catch(() => null).then(() => {
       ghost.remove();
       if (felt.view.state === state) felt.piles.get(to).replaceChildren(place(cardFace(card), 0, 0, 1));
-    };
-  });
+    });
+  }));
 }
 
 function place(card, x, y, depth) {
@@ -687,12 +691,13 @@ class TableView {
   update(state) {
     const start = performance.now();
     const before = this.felt.positions();
+    const rowHeight = this.felt.columnsRow.offsetHeight; // the columns' height before: cards leave from there
     const previous = this.state;
     this.state = state;
     this.applyOptions();
     this.felt.draw(state);
     this.controls.draw(state);
-    if (state.flight && state.flight.length && previous && previous.seq !== state.seq) this.felt.fly(before, previous, state);
+    if (state.flight && state.flight.length && previous && previous.seq !== state.seq) this.felt.fly(before, previous, state, rowHeight);
     else this.felt.animate(before);
     this.root.dataset.seq = String(state.seq);
     this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py

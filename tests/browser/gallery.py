@@ -29,7 +29,7 @@ TABLES = {
                     '    t.play_move(m)\nt.click_column(6, 2)\nt'),
     "draw_three_hint": ('g = Game(replace(KLONDIKE, draw=3), seed=2)\nh = GameWidget(g)\nh.click_stock()\n'
                         'h.click_stock()\nh.hint()\nh'),
-    "won": ('w = solitaire.play("klondike", seed=2)\nw.auto_finish()\nw'),
+    "won": ('w = solitaire.play("klondike", seed=2)\nfor m in solitaire.solve(w.game).moves:\n    w.game.play(m)\nw.refresh()\nw'),
 }
 
 
