@@ -108,8 +108,7 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
     At most ``per_reveal`` points turn up the same card (the same column's next card, or the next stock
     card): the nearest ones, which commit to the fewest moves before anything is learnt. Without that cap the
     points are mostly the first reveal reached by many detours (a waste card played on the way, draws in
-    another order), and other reveals go unweighed. Measured on Klondike deals 90-179 (draw 1, 40 solves a
-    decision, ``benchmarks/bench_expert.py``): 60 won with at most 2 points a card, 56 without the cap.
+    another order), and other reveals go unweighed (what the cap wins: ``benchmarks/RESULTS.md``, "The expert").
 
     >>> import random
     >>> from solitaire import Game
@@ -245,7 +244,7 @@ def ucb_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random
     layouts of the shared list, until the budget is spent. Close points get most of the solves, hopeless
     ones few (sequential halving gives every point the same share in its first round). The answer is the
     point with the best win share among those played at least half as often as the most played one (a
-    point that won its only two layouts is not trusted over one that won 15 of 20); ties go to the nearer
+    point that won its only two layouts is not trusted over one that won most of twenty); ties go to the nearer
     point.
     """
     trial = Trial(k, points, rng, max_nodes, options)
