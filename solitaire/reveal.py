@@ -33,10 +33,9 @@ from .state import Position
 
 # The searches the expert's samples can use (its ``search`` setting). "plain": the one its shipped games were
 # made with, before loose keys (issue 22); a faster search decides other capped solves, so those games would
-# change. "full": loose keys on, which decides many more capped solves (issue 34: at the deal of draw-3 deals
-# 0-19, three layouts each, 1,000 states a solve, 41 of 60 won and 16 unknown, against 31 and 26 with "plain",
-# at about the same CPU a state). Both leave off the end of the talon (``SolverOptions.safe_talon_end``, issue
-# 34 too), which came after the expert's figures were measured: with it the games would change again.
+# change. "full": loose keys on, which decides many more capped solves (benchmarks/RESULTS.md, "The expert").
+# Both leave off the end of the talon (``SolverOptions.safe_talon_end``, issue 34 too), which came after the
+# expert's figures were measured: with it the games would change again.
 SAMPLE_SEARCH = SolverOptions(loose_columns=False, safe_talon_end=False)
 SEARCHES = {"plain": SAMPLE_SEARCH, "full": SolverOptions(safe_talon_end=False)}
 
