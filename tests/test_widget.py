@@ -473,11 +473,17 @@ def test_auto_finish_in_solijoy_waits_for_the_waste():
     w = widget_at(make(SOLIJOY, [], waste="K♠", hidden=[0] * 9, foundations=full_foundations(
         "A 2 3 4 5 6 7 8 9 10 J Q K", "♣♦♥♠♣♦♥") + ["A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠"], stock=""))
     w.auto_finish()
-    assert w.message.startswith("Auto-finish waits: the stock and waste still hold 1 card, and in SoliJoy a waste "
-                                "card goes home only through a column, a choice.") and w.game.moves == []
+    assert w.message == ("Auto-finish waits: the stock and waste still hold 1 card, and in SoliJoy a waste card "
+                         "goes home only through a column, a choice.") and w.game.moves == []
     w.play_move("w>t1")
     w.auto_finish()
     assert w.game.is_won()
+
+
+def test_safe_foundation_move_keeps_a_card_a_column_may_still_need():
+    p = make(KLONDIKE, ["K♠ Q♥", "3♣ 2♥", "2♣"], hidden=[0] * 7,
+             foundations=["A♣", "A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦", "A♥", "A♠"])
+    assert str(safe_foundation_move(Game.from_position(p))) == "t2>f"  # 2♥: both black aces are up, nothing needs it
 
 
 def test_auto_finish_waits_when_cards_must_move_between_columns():
@@ -487,14 +493,139 @@ def test_auto_finish_waits_when_cards_must_move_between_columns():
     w = widget_at(p)
     assert w.game.legal_moves() and not w.game.is_won()
     w.auto_finish()
-    assert "some cards can go home only after moves between the columns" in w.message and w.game.moves == []
+    assert w.message == "Auto-finish waits: some cards can go home only after moves between the columns."
+    assert w.game.moves == []
 
 
-def test_a_table_changed_from_code_is_drawn_again_on_refresh():
-    w = widget_at(almost_won())
-    w.auto_finish()
-    assert w.game.is_won()
-    w.game.undo()  # changed from code, behind the table's back ...
+def test_a_whole_deal_won_by_clicks_alone():
+    """Replay a solver's winning line on a real deal, translating each move into clicks."""
+    solver = pytest.importorskip("solitaire.solver")
+    result = solver.solve(Game("klondike", seed=2), max_seconds=10)
+    if result.status != "won":
+        pytest.skip(f"the solver did not win seed 2 in time ({result.status})")
+    w = play("klondike", seed=2)
+    for m in result.moves:
+        before = len(w.game.moves)
+        click_move(w, m)
+        assert len(w.game.moves) == before + 1 and w.game.moves[-1] == m, w.message
+        no_hidden_card_is_sent(w)
+    assert w.game.is_won() and "You won" in w.state["banner"]
+    assert_table_matches_game(w)
+
+
+def click_move(w: GameWidget, m: Move) -> None:
+    """Make a move the way a player would: clicks, a drop or a double-click."""
+    if m.kind in ("draw", "recycle"):
+        w.click_stock()
+    elif m.kind == "flip":
+        w.click_column(m.source)
+    elif m.kind == "w>t":
+        w.drop("waste", f"t{m.target + 1}")
+    elif m.kind == "w>f":
+        w.double_click("waste")
+    elif m.kind == "t>f":
+        w.click_column(m.source)
+        w.to_foundation()
+    elif m.kind == "t>t":
+        w.click_column(m.source, m.count)
+        w.click_column(m.target)
+    else:
+        w.click_foundation(m.source)
+        w.click_column(m.target)
+
+
+# --- teaching aids ----------------------------------------------------------------------------------
+def test_legal_moves_and_position_text_panels():
+    w = play("klondike", seed=1)
+    assert w.state["legal"] is None and w.state["text"] is None
+    w.show_legal_moves()
+    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
+    w.show_position_text()
+    assert w.state["text"] == w.game.to_text()
+    w.click_stock()
+    assert w.state["legal"] == [str(m) for m in w.game.legal_moves()]
+    w.show_legal_moves(False)
+    assert w.state["legal"] is None
+
+
+def test_hint_without_strategies_says_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "solitaire.strategies", None)
+    w = play("klondike", seed=1)
+    w.hint()
+    assert "not available" in w.message and w.game.moves == []
+
+
+def test_hint_marks_the_suggested_move(monkeypatch):
+    fake = types.SimpleNamespace(strategy_hint=lambda game: (move_from_text("t1>t7"), "build down"))
+    monkeypatch.setitem(sys.modules, "solitaire.strategies", fake)
+    w = play("klondike", seed=1)
+    w.hint()
+    assert w.marked == move_from_text("t1>t7") and "Hint: t1>t7 — build down." in w.message
+    assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
+    picture = w._repr_mimebundle_()[0]["image/svg+xml"]
+    assert picture.count('stroke="#ff4fd8"') == 1 and picture.count('stroke="#4fd8ff"') == 1
+    assert w.game.moves == []
+
+
+@pytest.mark.parametrize("variant", ["klondike", "solijoy", "italian"])
+def test_real_hints_are_legal_explained_and_playable(variant):
+    pytest.importorskip("solitaire.strategies")
+    w = play(variant, seed=1)
+    for _ in range(15):
+        if w.game.is_over():
+            break
+        w.hint()
+        assert w.marked in w.game.legal_moves(), w.message
+        assert w.message.startswith(f"Hint: {w.marked} — ") and w.message.endswith(hint_words())
+        click_move(w, w.marked)
+        assert w.marked is None and "illegal" not in w.message
+    assert len(w.game.moves) >= 5
+
+
+def test_real_hint_when_no_move_is_left():
+    pytest.importorskip("solitaire.strategies")
+    w = widget_at(make(KLONDIKE, ["2♠", "2♥"], stock="", hidden=[0] * 7))
+    w.hint()
+    assert w.message.startswith("No hint") and w.marked is None
+
+
+def test_replay_steps_forward_and_back():
+    w = play("klondike", seed=1)
+    w.load_replay(["draw", "t1>t7", "draw"])
+    assert w.state["replay"] == {"step": 0, "total": 3, "next": "draw"}
+    w.replay_next()
+    w.replay_next()
+    assert [str(m) for m in w.game.moves] == ["draw", "t1>t7"] and w.state["replay"]["step"] == 2
+    w.replay_prev()
+    assert [str(m) for m in w.game.moves] == ["draw"] and w.state["replay"]["next"] == "t1>t7"
+    assert w.state["marks"] == {"t1": [1, "source"], "t7": [0, "target"]}
+    w.replay_next()
+    w.replay_next()
+    assert w.state["replay"] == {"step": 3, "total": 3, "next": None}
+    w.end_replay()
+    assert w.state["replay"] is None
+
+
+def test_replay_notices_when_the_player_leaves_it():
+    w = play("klondike", seed=1)
+    w.load_replay([Move("draw"), Move("draw")])
+    w.click_column(0)
+    w.click_column(6)  # the player's own move
+    w.replay_next()
+    assert "left the replay" in w.message and [str(m) for m in w.game.moves] == ["t1>t7"]
+
+
+def test_an_unreadable_replay_is_refused():
+    w = play("klondike", seed=1)
+    w.load_replay(["draw", "t1 to t7"])
+    assert "cannot read a move" in w.message and not w.replay
+
+
+def test_replay_accepts_a_solver_result_and_refresh_follows_code_changes():
+    w = play("klondike", seed=1)
+    w.load_replay(types.SimpleNamespace(status="won", moves=[Move("draw")]))
+    assert w.replay == [Move("draw")] and w.marked == Move("draw")
+    w.game.play("draw")  # changed from code, behind the table's back ...
     w.refresh()  # ... so the table is drawn again on request
     assert_table_matches_game(w)
     w.set_game(Game("solijoy", seed=4))
