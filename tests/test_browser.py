@@ -1,7 +1,8 @@
 """Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab (at 1366×768) and
 Notebook 7 run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status
 line while the kernel is busy; the hint's colours in each theme. On the way: every covered card shows its rank
-and whole suit, a click on a card just turned up is no double-click, and the challenge table has no aids.
+and whole suit, a click on a card just turned up is no double-click, the challenge table has no aids, and
+Auto-finish waits early in a game (saying why) and wins it at the end, its cards seen flying home.
 
 Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
 """
