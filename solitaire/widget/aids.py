@@ -1,6 +1,6 @@
 """Teaching aids of the card table: hint, Auto-finish, solution replay, win chance.
 
-Auto-finish is the one of every solitaire program: it acts only when nothing is left to decide (no card face
+Auto-finish behaves as in every solitaire program: it acts only when nothing is left to decide (no card face
 down, and the stock played out by drawing alone: ``endgame.plain_finish`` says exactly when), then sends the
 cards home at once, and the front end flies them to the foundations in a few hundred milliseconds.
 Otherwise it says in one sentence why it waits. Solution is the aid that knows the face-down cards.
