@@ -9,6 +9,7 @@ the kernel's CPU seconds are printed, with the machine's load beside them.
 
     python benchmarks/lesson_time.py                      # every lesson in notebooks/
     python benchmarks/lesson_time.py notebooks/06_experiments.ipynb --run
+    python benchmarks/lesson_time.py --results           # also rewrite "Lesson times" in benchmarks/RESULTS.md
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import os
 import re
 import resource
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -73,21 +75,46 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lessons", nargs="*", type=Path, help="lesson notebooks (default: notebooks/*.ipynb)")
     parser.add_argument("--run", action="store_true", help="also time Run All in a fresh kernel")
+    parser.add_argument("--results", action="store_true",
+                        help='write the table into benchmarks/RESULTS.md ("Lesson times"), with its command')
     args = parser.parse_args(argv)
     lessons = args.lessons or sorted((ROOT / "notebooks").glob("*.ipynb"))
     missing = [str(p) for p in lessons if not p.is_file()]
     if missing:
         parser.error(f"no such lesson: {', '.join(missing)}")
     print(f"{'lesson':28} {'minutes':>7} {'cells':>5} {'words':>6} {'lines':>5} {'exer.':>5}" + ("  run-all s  cpu s" if args.run else ""))
+    rows = []
     for path in lessons:
         y = yardstick(path)
         line = f"{path.stem:28} {y['minutes']:>7} {y['code cells']:>5} {y['words']:>6} {y['lines']:>5} {y['exercises']:>5}"
+        row = [path.stem, y["minutes"], y["code cells"], y["words"], y["lines"], y["exercises"]]
         if args.run:
             wall, cpu = run_all(path)
             line += f"  {wall:9.1f}  {cpu:5.1f}"
+            row += [f"{wall:.1f}", f"{cpu:.1f}"]
+        rows.append(row)
         print(line, flush=True)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.run:
-        print(f"load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"load average (1, 5, 15 min): {load}")
+    if args.results:
+        write_results(rows, args.run, load, argv)
+
+
+def write_results(rows: list[list], ran: bool, load: str, argv: list[str] | None) -> None:
+    """The table as Markdown in RESULTS.md's "Lesson times" section, with the command that made it."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from results_page import write_section
+
+    head = ["lesson", "yardstick minutes", "code cells", "words", "lines", "exercises"]
+    head += ["Run All s", "kernel CPU s"] if ran else []
+    command = " ".join(["python benchmarks/lesson_time.py", *(sys.argv[1:] if argv is None else argv)])
+    text = [f"Written by `{command}`: the course's yardstick (1 minute a code cell, 1 a 100 words, 1 a 10 lines "
+            "of code, 8 an exercise), a floor and not an estimate" + (f"; load average {load}" if ran else "") + ".",
+            "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    text += ["| " + " | ".join(map(str, r)) + " |" for r in rows]
+    write_section("lesson-times", "\n".join(text))
+    print("wrote the lesson times into benchmarks/RESULTS.md")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ draws, recycles and the moves that lead nowhere. Read it in this order:
 * ``over_reason`` and ``progress_possible``, the one source of truth for "is the game over";
 * their helpers: ``never_progress`` (a quick proof that nothing can ever make progress), the search over
   arrangements, ``reachable_waste_tops`` and ``accepted_cards``;
-* ``safe_foundation_moves``: foundation moves that can never spoil a game.
+* ``safe_foundation_moves``: foundation moves that can never spoil a game;
+* ``plain_finish``: the rest of a game when nothing is left to decide (what the card table's Auto-finish plays).
 """
 from __future__ import annotations
 
@@ -257,3 +258,43 @@ def safe_foundation_moves(p: Position, moves: Sequence[Move] | None = None) -> l
         if safe_to_foundation(p, card):
             safe.append(m)
     return safe
+
+
+HOME_MOVES = (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION)
+
+
+def plain_finish(p: Position) -> tuple[list[Move] | None, str]:
+    """The moves that finish the game when nothing is left to decide, or None and why not (one clause).
+
+    Nothing is left to decide when (1) no card is face down in the columns, (2) the stock and waste are
+    empty, or their cards can be played out by drawing alone: the variant turns one card at a time with
+    unlimited passes and lets a waste card go home (Klondike, Italian; then every stock card is reached
+    whatever the stock's order, so the answer reveals nothing about it), and (3) sending cards home, and
+    drawing when none can go, wins. Every step of that is forced: only foundation moves are played, and
+    their order does not change what follows. In SoliJoy a waste card reaches a foundation only through a
+    column, a choice, so there the stock and waste must be empty.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> plain_finish(deal(KLONDIKE, 1))
+    (None, '21 cards are still face down')
+    """
+    v, talon = p.variant, len(p.stock) + len(p.waste)
+    down = sum(p.hidden)
+    if down:
+        return None, ("1 card is" if down == 1 else f"{down} cards are") + " still face down"
+    if talon and not (v.waste_to_foundation and v.draw == 1 and v.passes is None):
+        how = (f"in {v.name} a waste card goes home only through a column, a choice" if not v.waste_to_foundation
+               else "which of them can go home depends on the stock's order")
+        return None, f"the stock and waste still hold {talon} card{'s' * (talon != 1)}, and {how}"
+    line, q, idle = [], p, 0
+    while not is_won(q):
+        moves = legal_moves(q)
+        home = [m for m in moves if m.kind in HOME_MOVES]
+        turn = [m for m in moves if m.kind in STOCK_MOVES]
+        if not home and (not turn or idle > talon + 1):  # a whole pass through the stock sent nothing home
+            return None, "some cards can go home only after moves between the columns"
+        m = home[0] if home else turn[0]
+        idle = 0 if home else idle + 1
+        q = apply(q, m)
+        line.append(m)
+    return line, ""

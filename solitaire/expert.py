@@ -31,11 +31,9 @@ Hindsight sampling also reuses and grows its samples:
 
 Samples are solved with loose keys (``search="full"``): at the same cap that search decides many more
 sampled layouts than the one the shipped games were made with (``search="plain"``), and a sample it cannot
-decide counts as a loss, so moves are told apart on more real verdicts. On untouched Klondike deals
-(seeds 60000 and up) the expert won 39 of 60 with draw 1 against 32 with ``search="plain"`` (7 deals to 0),
-and with draw 3 19 of 60 against 23 (6 to 10, within noise), at 8-9 s of CPU a game
-(``benchmarks/bench_expert.py``; README, issue 34). ``choose="ucb"`` spreads the reveal method's solves by
-UCB1 instead of sequential halving; on the tuning deals it did no better.
+decide counts as a loss, so moves are told apart on more real verdicts. ``choose="ucb"`` spreads the reveal method's solves by
+UCB1 instead of sequential halving. How each setting plays, measured with ``benchmarks/bench_expert.py``, is
+in ``benchmarks/RESULTS.md`` ("The expert").
 
 Everything is seeded: the same seed and the same observations give the same moves. The solver runs under a
 node budget (no time limit), so results do not depend on the machine's speed.

@@ -3,7 +3,8 @@
 Each strategy has one colour and marker in every plot (``strategy_style``: random grey, greedy orange, solver
 blue, expert green, hindsight sampling pink, a student's own vermilion; Okabe-Ito colours, distinct for
 colour-blind readers, and markers that differ too, so the plots read in greyscale), whatever order the table
-lists them in. Legends sit below the plots, never over the data. Every function returns the matplotlib Figure.
+lists them in. Rates are shown in percent on every axis (``percent_axis``), the class report's scale too.
+Legends sit below the plots, never over the data. Every function returns the matplotlib Figure.
 
 Sized for a projector: a figure is at most ``MAX_WIDTH`` inches wide, so a notebook shows it at its own size
 (100 dpi, no shrinking to fit), and no text is smaller than ``SMALLEST_TEXT`` points.
@@ -11,6 +12,7 @@ Sized for a projector: a figure is at most ``MAX_WIDTH`` inches wide, so a noteb
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -119,8 +121,9 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
             label.set_horizontalalignment("right")
     ax.set_xlim(-0.6, len(variants) - 0.4)
     ax.set_ylim(-0.02, 1.04)
+    percent_axis(ax.yaxis)
     ax.set_xlabel("variant")
-    ax.set_ylabel("win rate (share of deals won)")
+    ax.set_ylabel("win rate (% of deals won)")
     ax.set_title("Win rate by variant and strategy (Wilson 95% interval)")
     ax.grid(axis="y", alpha=0.3)
     handles, labels = ax.get_legend_handles_labels()
@@ -207,9 +210,10 @@ def solver_effort(df: pd.DataFrame) -> Figure:
         ax.set_xscale("log")
         ax.set_xlabel(unit + ", log scale")
         ax.set_ylim(0, 1)
+        percent_axis(ax.yaxis)
         ax.grid(alpha=0.3)
         ax.set_title(f"by {column}")
-    axes[0].set_ylabel("share of deals decided")
+    axes[0].set_ylabel("deals decided (%)")
     handles, labels = axes[0].get_legend_handles_labels()
     _legend_below(fig, handles, labels, title="variant: deals decided")
     fig.suptitle("Solver effort: deals decided within a budget")
@@ -245,12 +249,25 @@ def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 50
                 label="a face-down card turned up")
     ax.set_xlim(0, max(1, len(history) - 1))
     ax.set_ylim(-0.02, 1.04)
+    percent_axis(ax.yaxis)
     ax.set_xlabel("moves played")
-    ax.set_ylabel("chance to win from here")
+    ax.set_ylabel("chance to win from here (%)")
     ax.set_title(f"Win chance after every move ({game.variant.name}, {len(game.moves)} moves)")
     ax.grid(alpha=0.3)
     _legend_below(fig, *ax.get_legend_handles_labels())
     return fig
+
+
+def percent_axis(axis) -> None:
+    """Label a rate axis (shares 0 to 1) in percent, as every plot of the kit does: 0%, 20%, ... 100%.
+
+    >>> fig, ax = plt.subplots()
+    >>> percent_axis(ax.yaxis)
+    >>> ax.yaxis.get_major_formatter()(0.25, 0)
+    '25%'
+    >>> plt.close(fig)
+    """
+    axis.set_major_formatter(mticker.PercentFormatter(xmax=1, decimals=0))
 
 
 def _figure(ax, size: tuple[float, float]):
@@ -260,7 +277,7 @@ def _figure(ax, size: tuple[float, float]):
     return ax.figure, ax
 
 
-__all__ = ["OKABE_ITO", "foundation_distribution", "played_out", "solver_effort", "win_chance_story", "win_rates"]
+__all__ = ["OKABE_ITO", "foundation_distribution", "percent_axis", "played_out", "solver_effort", "win_chance_story", "win_rates"]
 
 
 @_projector
@@ -295,8 +312,9 @@ def tournament_ranking(board, ax=None) -> Figure:
                     va="center", fontsize=SMALLEST_TEXT)
     ax.set_yticks(range(len(rows)), [str(r["entrant"]) for r in reversed(rows)])
     ax.set_xlim(-0.02, 1.1)
+    percent_axis(ax.xaxis)
     ax.set_ylim(-0.6, len(rows) - 0.4)
-    ax.set_xlabel("win rate on the tournament's deals (Wilson 95% interval)")
+    ax.set_xlabel("win rate on the tournament's deals, % (Wilson 95% interval)")
     ax.set_title("Class tournament: the same secret deals for every entrant")
     ax.grid(axis="x", alpha=0.3)
     return fig
@@ -322,8 +340,8 @@ def class_results(exercises: pd.DataFrame, ax=None) -> Figure:
     ax.set_yticks(y, rows["exercise"])
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlim(-0.02, 1.02)
-    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
-    ax.set_xlabel("share of the class right (all the exercise's points)")
+    percent_axis(ax.xaxis)
+    ax.set_xlabel("share of the class right, % (all the exercise's points)")
     students = int(rows["students"].max()) if len(rows) else 0
     ax.set_title(f"Which exercises were hardest? ({students} students; hardest at the top)")
     ax.grid(axis="x", alpha=0.3)

@@ -33,10 +33,9 @@ from .state import Position
 
 # The searches the expert's samples can use (its ``search`` setting). "plain": the one its shipped games were
 # made with, before loose keys (issue 22); a faster search decides other capped solves, so those games would
-# change. "full": loose keys on, which decides many more capped solves (issue 34: at the deal of draw-3 deals
-# 0-19, three layouts each, 1,000 states a solve, 41 of 60 won and 16 unknown, against 31 and 26 with "plain",
-# at about the same CPU a state). Both leave off the end of the talon (``SolverOptions.safe_talon_end``, issue
-# 34 too), which came after the expert's figures were measured: with it the games would change again.
+# change. "full": loose keys on, which decides many more capped solves (benchmarks/RESULTS.md, "The expert").
+# Both leave off the end of the talon (``SolverOptions.safe_talon_end``, issue 34 too), which came after the
+# expert's figures were measured: with it the games would change again.
 SAMPLE_SEARCH = SolverOptions(loose_columns=False, safe_talon_end=False)
 SEARCHES = {"plain": SAMPLE_SEARCH, "full": SolverOptions(safe_talon_end=False)}
 
@@ -108,8 +107,7 @@ def reveal_points(k: Knowledge, carrier: Position, first_moves: Sequence[Move], 
     At most ``per_reveal`` points turn up the same card (the same column's next card, or the next stock
     card): the nearest ones, which commit to the fewest moves before anything is learnt. Without that cap the
     points are mostly the first reveal reached by many detours (a waste card played on the way, draws in
-    another order), and other reveals go unweighed. Measured on Klondike deals 90-179 (draw 1, 40 solves a
-    decision, ``benchmarks/bench_expert.py``): 60 won with at most 2 points a card, 56 without the cap.
+    another order), and other reveals go unweighed (what the cap wins: ``benchmarks/RESULTS.md``, "The expert").
 
     >>> import random
     >>> from solitaire import Game
@@ -245,7 +243,7 @@ def ucb_reveal_point(k: Knowledge, points: list[RevealPoint], rng: random.Random
     layouts of the shared list, until the budget is spent. Close points get most of the solves, hopeless
     ones few (sequential halving gives every point the same share in its first round). The answer is the
     point with the best win share among those played at least half as often as the most played one (a
-    point that won its only two layouts is not trusted over one that won 15 of 20); ties go to the nearer
+    point that won its only two layouts is not trusted over one that won most of twenty); ties go to the nearer
     point.
     """
     trial = Trial(k, points, rng, max_nodes, options)

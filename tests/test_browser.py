@@ -1,7 +1,8 @@
 """Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab (at 1366×768) and
 Notebook 7 run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status
 line while the kernel is busy; the hint's colours in each theme. On the way: every covered card shows its rank
-and whole suit, a click on a card just turned up is no double-click, and the challenge table has no aids.
+and whole suit, a click on a card just turned up is no double-click, the challenge table has no aids, and
+Auto-finish waits early in a game (saying why) and wins it at the end, its cards seen flying home.
 
 Screenshots are saved as artifacts in artifacts/browser/ (the test prints the folder).
 """
@@ -127,11 +128,31 @@ def test_play_klondike_in_voila(tmp_path, browser, shots):
 
 
 # --- JupyterLab: lesson 04, Run All, then play -------------------------------------------------------
-def lab_root(tmp_path: Path) -> Path:
-    """A folder with a copy of lesson 04, so the repository is not touched."""
+# A table at the end of a game, added to the copy of the lesson: deal 1 played on the solver's line up to the
+# first position that leaves nothing to decide (every card face up), where Auto-finish acts.
+NEAR_THE_END = """from solitaire.endgame import plain_finish
+
+near_end = solitaire.play("klondike", seed=1)
+for move in solitaire.solve(near_end.game).moves:
+    if plain_finish(near_end.game.position)[0] is not None:
+        break
+    near_end.game.play(move)
+near_end.refresh()
+near_end"""
+
+
+def lab_root(tmp_path: Path, near_end: bool = False) -> Path:
+    """A folder with a copy of lesson 04 (and, with ``near_end``, a table near its end after it), so the
+    repository is not touched."""
+    import nbformat
+
     root = tmp_path / "lab"
     root.mkdir()
     shutil.copy(LESSON, root / LESSON.name)
+    if near_end:
+        nb = nbformat.read(root / LESSON.name, as_version=4)
+        nb.cells += [nbformat.v4.new_code_cell("import solitaire"), nbformat.v4.new_code_cell(NEAR_THE_END)]
+        nbformat.write(nb, root / LESSON.name)
     return root
 
 
@@ -163,18 +184,19 @@ def open_notebook(browser, url: str, viewport: tuple[int, int] = (1280, 1000)):
 
 
 def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
-    root = lab_root(tmp_path)
+    root = lab_root(tmp_path, near_end=True)
     with servers.jupyter_lab(root) as (url, token):
         page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}", viewport=(1366, 768))
         seconds = run_all(page)
         print(f"Run All of lesson 04 in JupyterLab: {seconds:.1f} s")
         code_cells = page.locator(".jp-CodeCell").count()
         tables = page.locator(".sol-root")
-        expect()(tables).to_have_count(5, timeout=30_000)  # one per table cell, nothing left from the saved file
+        expect()(tables).to_have_count(6, timeout=30_000)  # one per table cell, nothing left from the saved file
         assert code_cells >= 10
         play_klondike(page, tables.nth(0), shots)
         the_challenge_has_no_aids(page, tables.nth(4), shots)
-        auto_finish(page, tables.nth(3), shots)
+        auto_finish_waits(page, tables.nth(3), shots)
+        auto_finish_at_the_end(page, tables.nth(5), shots)
 
 
 def test_saved_lesson_04_in_jupyterlab_shows_pictures(tmp_path, browser, shots):
@@ -408,32 +430,38 @@ def the_challenge_has_no_aids(page, table, shots) -> None:
     shot(page, shots / "lab_06_challenge_without_aids.png")
 
 
-def auto_finish(page, table, shots) -> None:
-    """Auto-finish plays the solver's line one move at a time on a table with aids, and can be stopped and
-    resumed."""
+def auto_finish_waits(page, table, shots) -> None:
+    """Early in a game (face-down cards left) Auto-finish plays nothing and says in one sentence why it waits."""
     table.scroll_into_view_if_needed()
     moves, banner = table.locator(".sol-moves-title"), table.locator(".sol-banner")
     expect()(moves).to_have_text(re.compile(r"^Moves: 2\b"))
+    table.locator(".sol-auto-finish").click()
+    expect()(table.locator(".sol-status")).to_contain_text(re.compile(r"Auto-finish waits: \d+ cards are still face "
+                                                                      r"down\."), timeout=10_000)
+    page.wait_for_timeout(500)
+    expect()(moves).to_have_text(re.compile(r"^Moves: 2\b"))
+    assert not banner.is_visible() and table.locator(".sol-flying").count() == 0
+    shot(page, shots / "lab_07_auto_finish_waits.png")
+
+
+def auto_finish_at_the_end(page, table, shots) -> None:
+    """Once nothing is left to decide, Auto-finish wins the game in one click: the cards fly home one after
+    another (seen in flight), then the banner says the game is won."""
+    table.scroll_into_view_if_needed()
+    banner = table.locator(".sol-banner")
     expect()(banner).to_be_hidden()
+    assert table.locator(".sol-back").count() == 0  # every card is face up
     table.locator(".sol-auto-finish").click()
-    expect()(table.locator(".sol-auto-finish")).to_have_text("Stop", timeout=10_000)
-    table.locator(".sol-auto-finish").click()  # Stop: the moves played so far stay, the rest wait
-    expect()(table.locator(".sol-status")).to_contain_text("Auto-finish stopped after", timeout=10_000)
-    expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
-    stopped = moves.text_content()
-    page.wait_for_timeout(600)
-    assert moves.text_content() == stopped and not banner.is_visible()
-    table.locator(".sol-auto-finish").click()
-    seen = set()
-    deadline = time.monotonic() + 180  # the whole deal: about 250 moves at one every 170 ms
-    while time.monotonic() < deadline and not banner.is_visible():
-        seen.add(moves.text_content())
-        time.sleep(0.03)
+    flying = table.locator(".sol-flying")
+    flying.first.wait_for(timeout=10_000)
+    page.screenshot(path=str(shots / "lab_08_auto_finish_flying.png"))
     expect()(banner).to_contain_text("You won", timeout=10_000)
-    assert len(seen) >= 3, f"Auto-finish should be seen move by move, saw only {seen}"
-    expect()(table.locator(".sol-auto-finish")).to_have_text("Auto-finish")
-    assert table.locator(".sol-waste .sol-card").count() == 0 and table.locator(".sol-stock .sol-card").count() == 0
-    shot(page, shots / "lab_07_auto_finished.png")
+    expect()(table.locator(".sol-status")).to_contain_text(re.compile(r"Auto-finish sent \d+ cards home"))
+    expect()(flying).to_have_count(0, timeout=5_000)  # every card has landed
+    assert table.locator(".sol-columns .sol-card").count() == 0
+    tops = [faces(table.locator(f".sol-f{i}")) for i in range(1, 5)]
+    assert all(top and top[-1].startswith("K") for top in tops), tops  # a King on each foundation
+    shot(page, shots / "lab_09_auto_finished.png")
 
 
 # --- the hint's colours as drawn (issue 23) --------------------------------------------------------------

@@ -261,3 +261,30 @@ def test_the_quick_proof_finds_progress_it_cannot_rule_out():
     stuck = Game.from_text(STUCK_SOLIJOY).position
     freed = stuck._replace(columns=stuck.columns[:6] + ((),) + stuck.columns[7:], hidden=stuck.hidden)
     assert not endgame.never_progress(freed)  # with an empty column, any stock card can be played
+
+
+# --- the plain finish (what the card table's Auto-finish plays) ------------------------------------------
+@pytest.mark.parametrize("variant, seed", [("klondike", 1), ("klondike", 2), ("italian", 1), ("solijoy", 1)])
+def test_the_plain_finish_starts_only_when_nothing_is_hidden_and_plays_only_forced_moves(variant, seed):
+    """Along a solver's winning line: no plain finish while a card is face down; once there is one, it wins,
+    with foundation moves and turns of the stock only; in SoliJoy only with the stock and waste empty."""
+    from solitaire import solve
+
+    game = Game(variant, seed)
+    seen = 0
+    for move in solve(game.position, max_seconds=30).moves:
+        p = game.position
+        line, why = endgame.plain_finish(p)
+        if any(p.hidden):
+            assert line is None and why.endswith("still face down"), why
+        if line is not None:
+            seen += 1
+            assert why == "" and {m.kind for m in line} <= {"t>f", "w>f", DRAW, RECYCLE}
+            q = p
+            for m in line:
+                q = apply(q, m)
+            assert endgame.is_won(q)
+            if not p.variant.waste_to_foundation:
+                assert not p.stock and not p.waste
+        game.play(move)
+    assert seen > 0  # the winning line passes through a plain finish before its end

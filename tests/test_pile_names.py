@@ -143,7 +143,7 @@ def test_a_mixin_uses_only_what_it_defines_or_the_base_declares(mixin):
     assert issubclass(mixin, TableBase)
     used, defined = used_and_defined(mixin)
     assert used - defined <= declared(TableBase), sorted(used - defined - declared(TableBase))
-    assert {"_say", "_send_state", "_depth", "_auto"} <= declared(TableBase)
+    assert {"_say", "_send_state", "_depth", "_flight"} <= declared(TableBase)
 
 
 def test_the_widget_keeps_the_contract():

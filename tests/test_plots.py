@@ -206,3 +206,29 @@ def test_win_chance_story_plots_one_point_per_position():
     assert len(line.get_xdata()) == len(g.moves) + 1
     assert mcolors.to_hex(line.get_color()) == colour("expert")
     plt.close(fig)
+
+
+def tick_texts(axis) -> list[str]:
+    axis.figure.canvas.draw()
+    return [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+
+
+def test_every_rate_axis_reads_in_percent(games):
+    """Issue 40: the tournament's ranking read 0-1 while the class report read percent; now every rate is in
+    percent: the win rates, the solver's decided share, the tournament and the class report (the lost games'
+    histogram counts cards and games)."""
+    from solitaire.plots import class_results, tournament_ranking
+
+    board = [{"entrant": "ada", "games": 10, "wins": 6, "win_rate": 0.6, "low": 0.31, "high": 0.83},
+             {"entrant": "greedy_player", "games": 10, "wins": 5, "win_rate": 0.5, "low": 0.24, "high": 0.76}]
+    exercises = pd.DataFrame({"exercise": ["01.a", "02.b"], "students": [4, 4], "right": [3, 1],
+                              "share": [0.75, 0.25], "low": [0.3, 0.05], "high": [0.95, 0.7]})
+    axes = {"win_rates": win_rates(summary(games)).axes[0].yaxis,
+            "solver_effort": solver_effort(games).axes[0].yaxis,
+            "tournament_ranking": tournament_ranking(board).axes[0].xaxis,
+            "class_results": class_results(exercises).axes[0].xaxis}
+    for name, axis in axes.items():
+        ticks = tick_texts(axis)
+        assert ticks and all(t.endswith("%") for t in ticks), (name, ticks)
+        assert "100%" in ticks or "80%" in ticks, (name, ticks)  # shares, not 0-1 drawn as "1%"
+    assert not any(t.endswith("%") for t in tick_texts(foundation_distribution(games).axes[0].yaxis))

@@ -436,67 +436,65 @@ def test_no_more_moves_banner():
     assert w.state["over"] == "lost" and "No more moves" in w.state["banner"]
 
 
-def test_auto_finish_plays_safe_foundation_moves_without_the_solver(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)  # as if the solver were missing
-    p = make(KLONDIKE, ["K♠ Q♥", "3♣ 2♥", "2♣"], hidden=[0] * 7,
-             foundations=["A♣", "A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦", "A♥", "A♠"])
-    w = widget_at(p)
-    assert str(safe_foundation_move(w.game)) == "t2>f"  # 2♥: both black aces are up, nothing needs it
-    w.auto_finish()
-    assert w.message == ("Auto-finish sent 3 cards home that no other card could need (t2>f t3>f t2>f), "
-                         "since the solver is not available here.")
-    assert sorted(str(m) for m in w.game.moves) == ["t2>f", "t2>f", "t3>f"]
-    assert column_view(w, 0) == ["K♠", "Q♥"]  # Q♥ waits: a black Jack could still want it
-    w.auto_finish()
-    assert w.message == ("Auto-finish has nothing to play: the solver is not available here, "
-                         "and no card can go home safely.") and len(w.game.moves) == 3
+COURTS = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
 
 
-def test_auto_finish_collects_an_open_table_without_the_solver(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
-    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
-    w.auto_finish()
-    assert w.game.is_won() and "You won" in w.state["banner"]
+def test_auto_finish_waits_while_a_card_is_face_down():
+    """Issue 40: Auto-finish once played the solver's whole line from move 8, using the face-down cards."""
+    w = play("klondike", seed=1)
+    for action in (w.auto_finish, lambda: send(w, action="auto_finish")):
+        action()
+        assert w.message == "Auto-finish waits: 21 cards are still face down.", w.message
+        assert w.game.moves == [] and w.state["flight"] == []
 
 
-def test_auto_finish_from_the_table_goes_move_by_move_and_stops(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
-    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
+def test_auto_finish_sends_an_open_table_home_at_once_and_names_the_flights():
+    w = widget_at(make(KLONDIKE, COURTS, stock="", hidden=[0] * 7, foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
     sent = count_messages(w)
     send(w, action="auto_finish")
-    assert len(w.game.moves) == 1 and w.state["auto"] and len(sent) == 1
-    send(w, action="auto_step", seq=w.state["seq"])
-    send(w, action="auto_step", seq=w.state["seq"] - 1)  # a stale request (a second view) does nothing
-    assert len(w.game.moves) == 2 and len(sent) == 3
-    send(w, action="auto_stop")
-    assert not w.state["auto"] and "stopped after 2" in w.message
-    send(w, action="auto_step", seq=w.state["seq"])
-    assert len(w.game.moves) == 2
-    send(w, action="auto_finish")
-    while w.state["auto"]:
-        send(w, action="auto_step", seq=w.state["seq"])
-    assert w.game.is_won() and "You won" in w.state["banner"]
+    assert w.game.is_won() and "You won" in w.state["banner"] and len(sent) == 1  # one state for the whole finish
+    assert w.message == "Auto-finish sent 12 cards home." and len(w.state["flight"]) == 12
+    assert w.state["flight"][0][:2] == ["J♣", "t1"] and {f[2] for f in w.state["flight"]} == {"f1", "f2", "f3", "f4"}
+    send(w, action="undo")  # the next state flies nothing
+    assert w.state["flight"] == []
 
 
-def test_another_action_ends_auto_finish(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solitaire.solver", None)
-    courts = ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"]
-    w = widget_at(make(KLONDIKE, courts, stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
-    send(w, action="auto_finish")
-    send(w, action="undo")
-    assert not w.state["auto"] and w.game.moves == []
-
-
-def test_auto_finish_uses_the_solver_when_present():
-    pytest.importorskip("solitaire.solver")
-    w = widget_at(almost_won())
+def test_auto_finish_draws_the_stock_when_a_draw_decides_nothing():
+    """Klondike turns one card at a time with unlimited passes: every stock card is reached, so drawing is no
+    decision; the cards drawn on the way fly from the stock."""
+    w = widget_at(almost_won())  # K♠ K♥ on columns, K♦ on the waste, K♣ in the stock
     w.auto_finish()
-    assert w.game.is_won() and "solver" in w.message and "You won" in w.state["banner"]
+    assert w.game.is_won() and w.message == "Auto-finish sent 4 cards home (turning the stock 1 time)."
+    assert ["K♣", "stock"] in [f[:2] for f in w.state["flight"]] and ["K♦", "waste"] in [f[:2] for f in w.state["flight"]]
+
+
+def test_auto_finish_in_solijoy_waits_for_the_waste():
+    """In SoliJoy a waste card goes home only through a column, a choice: the stock and waste must be empty."""
+    w = widget_at(make(SOLIJOY, [], waste="K♠", hidden=[0] * 9, foundations=full_foundations(
+        "A 2 3 4 5 6 7 8 9 10 J Q K", "♣♦♥♠♣♦♥") + ["A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠"], stock=""))
+    w.auto_finish()
+    assert w.message == ("Auto-finish waits: the stock and waste still hold 1 card, and in SoliJoy a waste card "
+                         "goes home only through a column, a choice.") and w.game.moves == []
+    w.play_move("w>t1")
+    w.auto_finish()
+    assert w.game.is_won()
+
+
+def test_safe_foundation_move_keeps_a_card_a_column_may_still_need():
+    p = make(KLONDIKE, ["K♠ Q♥", "3♣ 2♥", "2♣"], hidden=[0] * 7,
+             foundations=["A♣", "A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦", "A♥", "A♠"])
+    assert str(safe_foundation_move(Game.from_position(p))) == "t2>f"  # 2♥: both black aces are up, nothing needs it
+
+
+def test_auto_finish_waits_when_cards_must_move_between_columns():
+    """Italian builds its columns in foundation order, so a column's top card may go home last."""
+    p = make(ITALIAN, ["8♠ 7♥", "8♥ 7♠", "8♣ 7♦", "8♦ 7♣"], stock="", hidden=[0] * 7,
+             foundations=full_foundations("A K Q J 10 9"))  # each 8 lies under a 7, which goes home after it
+    w = widget_at(p)
+    assert w.game.legal_moves() and not w.game.is_won()
+    w.auto_finish()
+    assert w.message == "Auto-finish waits: some cards can go home only after moves between the columns."
+    assert w.game.moves == []
 
 
 def test_a_whole_deal_won_by_clicks_alone():
@@ -766,14 +764,11 @@ def test_every_front_end_action_answers_with_its_own_message(monkeypatch):
     from solitaire.widget.table import FRONT_END_ACTIONS
 
     monkeypatch.setattr("solitaire.widget.aids.SOLUTION_SECONDS", 0.2)
-    monkeypatch.setattr("solitaire.widget.aids.AUTO_FINISH_SECONDS", 0.2)
     w = play("klondike", seed=1)
     monkeypatch.setattr(w.game, "win_chance", lambda: 0.5, raising=False)
     content = {"click": {"pile": "stock"}, "drop": {"source": "t1", "target": "t7"}, "double_click": {"pile": "t2"},
-               "new_game": {"seed": 4}, "auto_step": {"seq": -1}}
+               "new_game": {"seed": 4}}
     for i, action in enumerate(FRONT_END_ACTIONS):
-        if action == "auto_step":  # a stale step does nothing at all: it has nothing to say
-            continue
         send(w, action="deselect", request="v0:0")
         send(w, action=action, request=f"v1:{i}", **content.get(action, {}))
         if action in ("legal_moves", "position_text"):
@@ -896,24 +891,6 @@ def test_in_a_lost_position_solution_and_win_chance_each_say_what_they_know():
     assert w.game.moves == []
 
 
-def test_auto_finish_in_a_lost_position_says_one_plain_sentence():
-    pytest.importorskip("solitaire.solver")
-    w = play("klondike", seed=LOST_DEAL)
-    for action in (w.auto_finish, lambda: send(w, action="auto_finish")):
-        action()
-        assert w.message == ("Auto-finish has nothing to play: the solver proved that this position cannot be won, "
-                             "and no card can go home safely."), w.message
-        assert w.game.moves == [] and not w.state["auto"]
-
-
-def test_auto_finish_says_it_played_the_solvers_line():
-    w = widget_at(make(KLONDIKE, ["K♠ Q♥ J♣", "K♦ Q♣ J♥", "K♣ Q♦ J♠", "K♥ Q♠ J♦"], stock="", hidden=[0] * 7,
-                       foundations=full_foundations("A 2 3 4 5 6 7 8 9 10")))
-    w.auto_finish()
-    assert w.game.is_won() and re.fullmatch(
-        r"Auto-finish played the solver's winning line, 12 moves: (t\d>f ){11}t\d>f\.", w.message), w.message
-
-
 def test_a_table_without_aids_has_no_aid_buttons_and_refuses_them():
     w = play("klondike", seed=1, aids=False)
     assert w.state["off"] == list(OFF_WITHOUT_AIDS) == ["auto_finish", "solution", "win_chance", "position_text"]
@@ -925,11 +902,11 @@ def test_a_table_without_aids_has_no_aid_buttons_and_refuses_them():
                 "position_text": "Position text"}[action]
         assert w.message.startswith(f"{name} is switched off on this table (it was made with aids=False)"), action
         assert w.state["kind"] == "error" and w.state["message_for"]["action"] == action
-    for method in (w.auto_finish, w.start_auto_finish, w.show_solution, w.win_chance, w.show_position_text):
+    for method in (w.auto_finish, w.show_solution, w.win_chance, w.show_position_text):
         w.deselect()
         method()
         assert "switched off" in w.message, method.__name__
-    assert w.game.moves == [] and not w.replay and not w.state["auto"] and w.state["text"] is None
+    assert w.game.moves == [] and not w.replay and not w.state["flight"] and w.state["text"] is None
     w.hint()  # a hint sees only what a player sees: it stays
     assert w.message.startswith("Hint: ")
     send(w, action="new_game", seed=4)  # a new deal keeps the table as it was made

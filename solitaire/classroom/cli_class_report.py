@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -75,12 +75,9 @@ def probe_share(v: Variant) -> float:
     Restarted depth-first runs find most hard wins of SoliJoy and of Klondike with cards back from the
     foundations, and since each run skips the states earlier runs proved lost, a proof of unwinnability
     costs about one run; best-first's states are not reused by the restarts, so a proof costs up to its
-    share more. Measured with 150,000 states a deal against best-first alone after the probe: PySolFC deals
-    1-52, draw 3 with cards back, 43 decided instead of 41 (no win costs more states); the 64 hardest of
-    deals 1-500 with draw 1 and cards back, 37 instead of 28. With one deck and no cards back (Klondike and
-    the Italian game under the seed rules) best-first alone does better: on the 2,000 shipped Klondike deals
-    at 10 s the restarts won 7 deals it left unknown but left 16 of its wins unknown. There the search is the
-    one the shipped rows were made with, state for state.
+    share more. With one deck and no cards back (Klondike and the Italian game under the seed rules)
+    best-first alone does better, and there the search is the one the shipped rows were made with, state for
+    state. The measurements: ``benchmarks/RESULTS.md`` ("The solver's search").
     """
     one_deck_no_back = v.decks == 1 and v.waste_to_foundation and not v.foundation_to_tableau
     return 0.0 if one_deck_no_back else DFS_SHARE
@@ -89,11 +86,9 @@ def probe_share(v: Variant) -> float:
 def best_first_costs(v: Variant) -> tuple:
     """The move costs of the best-first searches that take turns (``restarts.Turns``); empty: one search with
     the default cost. With draw > 1 two searches, charging 2 and 4 for a move that neither uncovers a card
-    nor plays a column card up: each finds early wins that the other misses. Measured at fixed node budgets
-    on seeds 0-299 with draw 3 (``max_nodes=60000``): with cards back from the foundations, 235 won and 34
-    unknown instead of 233 and 36 with the cost of 2 alone (and on its 34 deals unknown at 60,000 states,
-    11 won at 200,000 instead of 8); without cards back, 233 won and 36 unknown instead of 227 and 42. With
-    draw 1 (the seed rules' Klondike and Italian game) one search, whose rows ship state for state."""
+    nor plays a column card up: each finds early wins that the other misses (measured:
+    ``benchmarks/RESULTS.md``, "The solver's search"). With draw 1 (the seed rules' Klondike and Italian game)
+    one search, whose rows ship state for state."""
     if v.draw == 1:
         return ()
     return (DRAW_MANY_COST, WEIGHTS["cost"])

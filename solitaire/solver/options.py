@@ -32,11 +32,8 @@ class SolverOptions:
       (``encoding.StateCodec.waste_place``).
     * ``safe_talon_end``: with draw > 1 and unlimited passes, the last card of the talon goes up at once when it
       is safe and the waste is at a position of the draw cycle (``pruning.SafeMoves``, "the end of the talon";
-      on only with ``safe_foundation_moves``). It saves 1-5% of the states of a draw-3 deal (kit seeds 0-99 with
-      cards back at 20,000 states a deal: 1,256 against 1,324 on the 95 deals decided either way; seeds 100-199:
-      1,028 against 1,036), seldom fires in a proof of unwinnability, and leaves the draw-3 figures of
-      ``benchmarks/bench_vs_ksolve.py`` short of the targets of issue 34 (94.0% of PySolFC deals 1-500 decided at
-      10 s, 93.4% before).
+      on only with ``safe_foundation_moves``). What it saves: ``benchmarks/RESULTS.md`` ("The solver's pruning
+      ideas").
     """
 
     columns_as_a_set: bool = True
@@ -59,19 +56,8 @@ class SolverOptions:
 
         Left at None, ``use_right_after`` is on, except with loose keys (``loose_columns``, where the rules
         allow them) and draw > 1: a restricted state keeps its columns in its key, so restricted states merge
-        far less than full ones (with draw 3 about nine in ten states entered are restricted). Measured with cards back
-        from the foundations and 150,000 states a deal, on 16 deals of ``published_rules.csv`` (lost, won and
-        unknown ones, ``benchmarks/bench_solver.py --variants draw3 --seeds 0,131,150,156,167,183,23,51,62,85,
-        115,116,1,7,39,66 --nodes 150000 --workers 1``, with ``--options use_right_after=1`` and with
-        ``--options loose_columns=0``; with draw 1, ``--variants draw1 --seeds 21,25,39,66,265,285,62,69,88,
-        108,198,238,23,137,174,204``): with draw 3, 13 decided in 27 s without restrictions, 12 in 29 s
-        with them; with draw 1, where stock cards played to columns are restricted too, 14 in 31 s without
-        restrictions, 15 in 11 s with them (one deal at a time, wall seconds). Before a class gathered only
-        "the freed card goes up" (``search.Search.children``) the same counts took 45 s and 40 s with draw
-        3, 59 s and 20 s with draw 1; without loose keys (the search before them) 8 and 9 were decided, in
-        43 s and 32 s. The proofs of four lost draw-3 deals (0, 150, 183, 339) took 5,098, 10,838, 9,449 and
-        10,432 states without restrictions, against 54,395, 37,588, 57,661 and 50,509 before
-        (``--seeds 0,150,183,339 --nodes 300000``, and with ``--options loose_columns=0``).
+        far less than full ones (with draw 3 most states entered are restricted). The measurements behind this
+        choice: ``benchmarks/RESULTS.md`` ("The solver's pruning ideas").
         """
         if draw_only_when_stuck(variant):
             return replace(self, safe_foundation_moves=False, skip_useless_preparations=False,

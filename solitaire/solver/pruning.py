@@ -68,15 +68,8 @@ class SafeMoves:
     before its next recycle. A card in the middle of the talon cannot go up this way either: once it is gone,
     every later pass turns up other cards. (Nor is a card in the talon dominated by the same card loose on a
     column: it blocks its parent there, and the talon it leaves behind is shifted.)
-    Measured (draw 3, cards back, the kit's seeds 0-99 with 20,000 states a deal, ``benchmarks/bench_solver.py
-    --variants draw3 --deals 100 --nodes 20000 --workers 1``, and with ``--options safe_talon_end=0``): the same
-    95 deals decided (85 won, 10 unwinnable) with the same verdicts, in 1,256 states a deal against 1,324 (5%
-    fewer: 110,480 against 116,966 for the wins, 8,808 against 8,820 for the proofs); on seeds 100-199
-    (``--first 100``) the same 88 decided, in 1,028 states a deal against 1,036 (0.8% fewer; proofs 24,475
-    against 24,481). It seldom fires in a proof of unwinnability: the last card is safe only once most of the
-    cards below it are up. Of the 25 deals of ``published_rules.csv`` left undecided with draw 3 after 10 s and
-    60 s, 4 are decided in 60 s with it (39 and 66 unwinnable, 104 and 322 won; ``--seeds 1,39,66,... --seconds
-    60``): 2.1% of the 1,000 stay undecided, against the issue's 1%.
+    It seldom fires in a proof of unwinnability: the last card is safe only once most of the cards below it are
+    up. What it saves: ``benchmarks/RESULTS.md`` ("The solver's pruning ideas").
     """
 
     def __init__(self, tables, codec, enabled: bool = True, talon_end: bool = True) -> None:

@@ -17,9 +17,7 @@ from .encoding import sorted_columns, without_top
 
 WEIGHTS = {"remaining": 1, "hidden": 2, "talon": 1, "cost": [0, 0, 4, 4, 4, 4, 4]}
 # With draw > 1 stock plays are a larger share of every winning line, and a lighter cost for the moves that
-# neither uncover a card nor play a column card up does better: on kit deals 1000-1059 (draw 3, cards back,
-# 200,000 states each) 51 deals decided instead of 47, while with draw 1 the cost of 4 decides 54 against 51.
-# Measured with a fixed node budget, so the figures do not depend on the machine's load.
+# neither uncover a card nor play a column card up does better (benchmarks/RESULTS.md, "The solver's search").
 DRAW_MANY_COST = [0, 0, 2, 2, 2, 2, 2]
 
 

@@ -1,9 +1,9 @@
-"""Teaching aids of the card table: hint, Auto-finish (move by move, stoppable), solution replay, win chance.
+"""Teaching aids of the card table: hint, Auto-finish, solution replay, win chance.
 
-Auto-finish idea: the plan (the solver's winning line, or else safe foundation moves found one at a time)
-is kept on the widget; the front end asks for one step at a time, so each move is drawn (and animated)
-before the next, and any other action, or the Stop button, ends the plan. From code, ``auto_finish()``
-plays the whole plan at once.
+Auto-finish behaves as in every solitaire program: it acts only when nothing is left to decide (no card face
+down, and the stock played out by drawing alone: ``endgame.plain_finish`` says exactly when), then sends the
+cards home at once, and the front end flies them to the foundations in a few hundred milliseconds.
+Otherwise it says in one sentence why it waits. Solution is the aid that knows the face-down cards.
 
 A table made with ``aids=False`` refuses Auto-finish, Solution and Win chance (``@aid``) and its front end
 leaves their buttons out (``OFF_WITHOUT_AIDS``), for a challenge played by hand.
@@ -11,17 +11,17 @@ leaves their buttons out (``OFF_WITHOUT_AIDS``), for a challenge played by hand.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..game import Game
-from ..endgame import Outcome, safe_foundation_moves
-from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from ..endgame import HOME_MOVES, Outcome, plain_finish, safe_foundation_moves
+from ..moves import COLUMN_TO_FOUNDATION, STOCK_MOVES, WASTE_TO_FOUNDATION, Move
+from ..notation import Pile
 from ..render import SOURCE_MARK, TARGET_MARK
 from .base import TableBase
 from .play import as_move, guarded
 
-AUTO_FINISH_BUDGET, AUTO_FINISH_SECONDS = 20_000, 1.0  # solver effort before Auto-finish plays safe moves only
 SOLUTION_SECONDS = 5.0  # solver time for the Solution button
 # The colours table.css marks a hinted move with (--source, --target), as its sentence names them; the selection
 # (orange) and the keyboard focus (yellow) have colours of their own.
@@ -83,62 +83,31 @@ class AidsMixin(TableBase):
         self._say(f"Hint: {move}" + (f" — {why}" if why else "") + ". " + hint_words())
 
     # --- Auto-finish ----------------------------------------------------------------------------
-    def _auto_plan(self) -> tuple[Iterator[Move], str]:
-        """The moves Auto-finish will play (an iterator), and why they are not the solver's winning line
-        ('' when they are)."""
-        line, why = solver_line(self.game)
-        if line:
-            return iter(line), ""
-        return _safe_moves(self.game), why
-
     @guarded
     @aid("Auto-finish")
     def auto_finish(self) -> None:
-        """Play the solver's winning line if it finds one quickly; otherwise play safe foundation moves."""
+        """Send every card home when nothing is left to decide (``endgame.plain_finish``); else say why it waits.
+
+        The moves are played at once; the state that follows names the cards that went home (``_flight``),
+        so the front end flies them to the foundations one after another.
+        """
         self.selection = self.marked = None
         if self.game.is_won():
             self._say("The game is already won.")
             return
-        plan, why = self._auto_plan()
-        played = [str(self.game.play(m)) for m in plan]
-        self._report_auto(played, why)
-
-    @guarded
-    @aid("Auto-finish")
-    def start_auto_finish(self) -> None:
-        """Auto-finish one move at a time: play the first move; the front end asks for the next ones."""
-        self.selection = self.marked = None
-        if self.game.is_won():
-            self._say("The game is already won.")
+        line, why = plain_finish(self.game.position)
+        if line is None:
+            self._say(f"Auto-finish waits: {why}.")
             return
-        plan, why = self._auto_plan()
-        self._auto = {"plan": plan, "why": why, "played": []}
-        self._auto_step()
-
-    @guarded
-    def _auto_step(self, seq: int | None = None) -> None:
-        """One Auto-finish move (``seq`` = the state the front end saw; a stale request does nothing)."""
-        auto = self._auto
-        if auto is None or (seq is not None and seq != self._seq):
-            return
-        move = next(auto["plan"], None)
-        if move is None:
-            self._auto = None
-            self._report_auto(auto["played"], auto["why"])
-            return
-        self.game.play(move)
-        auto["played"].append(str(move))
-        self._say(f"Auto-finish: {move} ({len(auto['played'])} played; press Stop to take over).", "ok")
-
-    @guarded
-    def stop_auto_finish(self) -> None:
-        """Stop a running Auto-finish (the moves played so far stay)."""
-        running, self._auto = self._auto, None
-        self._say("No Auto-finish is running." if running is None else
-                  f"Auto-finish stopped after {len(running['played'])} move(s): your turn.")
-
-    def _report_auto(self, played: list[str], why: str) -> None:
-        self._say(*auto_finish_words(played, why))
+        flight, stock = [], {str(c) for c in self.game.position.stock}
+        for move in line:
+            before = self.game.position
+            self.game.play(move)
+            if move.kind in HOME_MOVES:
+                card, source, target = flight_of(before, self.game.position, move)
+                flight.append((card, "stock" if source == "waste" and card in stock else source, target))
+        self._flight = flight
+        self._say(*auto_finish_words(line, flight))
 
     # --- the solver's line as a replay ------------------------------------------------------------
     @guarded
@@ -229,27 +198,35 @@ def hint_words() -> str:
             f"the place they go in {HINT_COLOURS['target'][0]}.")
 
 
-def auto_finish_words(played: list[str], why: str) -> tuple[str, str]:
-    """What Auto-finish did, in one plain sentence, and its kind ('ok' or 'info').
+def auto_finish_words(line: list[Move], flight: list[tuple[str, str, str]]) -> tuple[str, str]:
+    """What Auto-finish did, in one plain sentence, and its kind.
 
-    ``why`` is empty when it played the solver's winning line, else why not (then it plays safe foundation moves).
-
-    >>> auto_finish_words(["t1>f", "w>f"], "the solver proved that this position cannot be won")[0]
-    'Auto-finish sent 2 cards home that no other card could need (t1>f w>f), since the solver proved that this position cannot be won.'
-    >>> auto_finish_words([], "the solver proved that this position cannot be won")[0]
-    'Auto-finish has nothing to play: the solver proved that this position cannot be won, and no card can go home safely.'
+    >>> from solitaire import Move
+    >>> auto_finish_words([Move("draw"), Move("w>f")], [("K♠", "stock", "f1")])[0]
+    'Auto-finish sent 1 card home (turning the stock 1 time).'
     """
-    if not played:
-        return f"Auto-finish has nothing to play: {why}, and no card can go home safely.", "info"
-    shown = ("... " if len(played) > 12 else "") + " ".join(played[-12:])
-    if not why:
-        return f"Auto-finish played the solver's winning line, {_moves(len(played))}: {shown}.", "ok"
-    cards = "1 card" if len(played) == 1 else f"{len(played)} cards"
-    return f"Auto-finish sent {cards} home that no other card could need ({shown}), since {why}.", "ok"
+    turns = sum(m.kind in STOCK_MOVES for m in line)
+    cards = "1 card" if len(flight) == 1 else f"{len(flight)} cards"
+    return (f"Auto-finish sent {cards} home" + (f" (turning the stock {turns} time{'s' * (turns != 1)})"
+                                                 if turns else "") + "."), "ok"
 
 
-def _moves(n: int) -> str:
-    return "1 move" if n == 1 else f"{n} moves"
+def flight_of(before: Any, after: Any, move: Move) -> tuple[str, str, str]:
+    """A card sent home, as the front end flies it: (card, the pile it leaves, the foundation it lands on).
+
+    A waste card that was still in the stock when Auto-finish began leaves from the stock's place.
+
+    >>> from solitaire import KLONDIKE, Move, apply, deal
+    >>> p, m = deal(KLONDIKE, 3), Move("t>f", 0)  # deal 3 has A♦ on t1
+    >>> flight_of(p, apply(p, m), m)
+    ('A♦', 't1', 'f1')
+    """
+    if move.kind == WASTE_TO_FOUNDATION:
+        card, source = before.waste[-1], "waste"
+    else:
+        card, source = before.columns[move.source][-1], str(Pile("column", move.source))
+    grew = next(i for i, (a, b) in enumerate(zip(before.foundations, after.foundations)) if len(b) > len(a))
+    return str(card), source, str(Pile("foundation", grew))
 
 
 def win_chance_words(result: Any) -> str:
@@ -297,8 +274,8 @@ def read_hint(hint: Any) -> tuple[Move | None, str]:
     return (None if move is None else as_move(move)), str(why)
 
 
-def solver_line(game: Game, max_seconds: float = AUTO_FINISH_SECONDS,
-                max_nodes: int | None = AUTO_FINISH_BUDGET) -> tuple[list[Move] | None, str]:
+def solver_line(game: Game, max_seconds: float = SOLUTION_SECONDS,
+                max_nodes: int | None = None) -> tuple[list[Move] | None, str]:
     """The solver's winning line from here within a budget, or None and a clause that says why not."""
     try:
         from ..solver import solve
@@ -313,12 +290,6 @@ def solver_line(game: Game, max_seconds: float = AUTO_FINISH_SECONDS,
     if result.status == Outcome.UNWINNABLE:
         return None, "the solver proved that this position cannot be won"
     return None, f"the solver found no win within {result.nodes:,} positions"
-
-
-def _safe_moves(game: Game) -> Iterator[Move]:
-    """Safe foundation moves, each found after the one before is played."""
-    while (m := safe_foundation_move(game)) is not None:
-        yield m
 
 
 def safe_foundation_move(game: Game) -> Move | None:

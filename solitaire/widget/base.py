@@ -11,7 +11,7 @@ Protocol's cannot be combined; the methods below only say what is expected and a
 from __future__ import annotations
 
 import threading
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..game import Game
 from ..moves import Move
@@ -37,8 +37,8 @@ class TableBase:
     replay: list[Move]  # a replay's moves, how many of them are played, and the game's length when it began
     replay_step: int
     _replay_base: int
-    _auto: dict[str, Any] | None  # a running Auto-finish: its plan, why it is not the solver's line
-    # ('' when it is) and the moves played so far
+    _flight: list[tuple[str, str, str]]  # the cards the last action sent home by Auto-finish, in order:
+    # (card, the pile it left, its foundation), for the front end to fly
     _depth: int  # how many guarded actions are running (only the outermost one sends the table)
     _seq: int  # how many states were sent: the front end names the state it saw by it
     _actions_lock: threading.RLock  # held while an action runs: actions take turns, whatever thread calls them

@@ -17,15 +17,12 @@ from ..notation import Pile, move_from_text, parse_pile
 from ..variants import Variant
 from .base import Selection, TableBase
 
-KEEP_AUTO_FINISH = ("_auto_step", "stop_auto_finish")
-
-
 def guarded(action: Callable[..., Any]) -> Callable[..., None]:
     """Run a player action: no exception reaches the notebook, and the table is sent once afterwards.
 
     Actions may call other actions: only the outermost one sends the state (one message per action). One
     action runs at a time (``_actions_lock``), whichever thread of the kernel calls it.
-    Any action other than an Auto-finish step (or Stop) ends a running Auto-finish.
+    Each action starts with no cards in flight (only the state right after Auto-finish names them).
     """
 
     @functools.wraps(action)
@@ -33,8 +30,8 @@ def guarded(action: Callable[..., Any]) -> Callable[..., None]:
         with self._actions_lock:  # a cell's call and a click (on a kernel subshell thread) take turns
             self._depth += 1
             try:
-                if self._depth == 1 and action.__name__ not in KEEP_AUTO_FINISH:
-                    self._auto = None
+                if self._depth == 1:
+                    self._flight = []
                 action(self, *args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - a click must never print a traceback
                 self._say(f"Something went wrong: {type(exc).__name__}: {exc}", "error")

@@ -17,13 +17,14 @@ const SUITS = { "♣": ["clubs", "c"], "♦": ["diamonds", "d"], "♥": ["hearts
 const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const COURTS = { J: "♝", Q: "♛", K: "♚" };
 const DOUBLE_CLICK_MS = 400;
-const AUTO_STEP_MS = 170;
+const FLIGHT_MS = 260; // one card's flight home at Auto-finish
+const FLIGHTS_MS = 520; // the last card leaves by then, however many go home (at most 45 ms apart)
 const NO_ANSWER_MS = 3000; // a request unanswered by then is reported under the status line
 const LOST_AFTER_IDLE_MS = 1500; // the kernel went idle after taking a request: its answer would be here by then
 const NO_MODEL = "✗ The kernel has no model for this table (it was restarted, or the notebook was just opened): " +
   "run this cell again to play.";
 const ACTION_WORDS = { click: "your click", drop: "your move", double_click: "your double-click",
-  deselect: "Escape", auto_step: "the next Auto-finish move", auto_stop: "Stop", new_game: "the new game" };
+  deselect: "Escape", new_game: "the new game" };
 const actionWords = (action) => ACTION_WORDS[action] || (action.charAt(0).toUpperCase() + action.slice(1).replace(/_/g, " "));
 // What a request kept waiting waits for: the first request still unanswered (the kernel answers in order).
 function waitingWords(first, late, place) {
@@ -267,6 +268,17 @@ class Felt {
     return seen;
   }
 
+  fly(before, previous, state, rowHeight) {
+    const reduce = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    for (const ghost of this.node.querySelectorAll(".sol-flying")) ghost.remove();
+    if (!this.node.animate || reduce) return;
+    const settled = this.columnsRow.style.minHeight;
+    if (rowHeight > parseFloat(settled)) this.columnsRow.style.minHeight = `${rowHeight}px`; // until the last lands
+    flyHome(this, before, previous, state).then(() => {
+      if (this.view.state === state) this.columnsRow.style.minHeight = settled;
+    });
+  }
+
   animate(before) {
     const reduce = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
     if (!before.size || !this.node.animate || reduce) return;
@@ -282,6 +294,34 @@ class Felt {
         { duration: 160, easing: "ease-out" }).onfinish = () => { card.style.zIndex = ""; };
     }
   }
+}
+
+// Auto-finish: the cards it sent home fly there one after another, each from where it was drawn before (a card
+// drawn from the stock on the way, from the stock); each foundation shows the card that last landed on it.
+function flyHome(felt, before, previous, state) {
+  const box = felt.node.getBoundingClientRect();
+  const [left, top] = [box.left + felt.node.clientLeft, box.top + felt.node.clientTop]; // the ghosts' origin
+  const gap = Math.min(45, FLIGHTS_MS / state.flight.length);
+  const used = new Map();
+  for (const [, , to] of state.flight) {
+    const f = previous.foundations[felt.kinds.get(to).index];
+    felt.piles.get(to).replaceChildren(f.top ? place(cardFace(f.top), 0, 0, 1) : slot(state.variant.first_rank, "empty foundation"));
+  }
+  return Promise.all(state.flight.map(([card, from, to], i) => {
+    const n = used.get(card) || 0;
+    used.set(card, n + 1);
+    const start = before.get(`${card}#${n}`) || felt.piles.get(from).getBoundingClientRect();
+    const end = felt.piles.get(to).getBoundingClientRect();
+    const ghost = place(cardFace(card), start.left - left, start.top - top, 0);
+    ghost.classList.add("sol-flying");
+    felt.node.append(ghost);
+    const flight = ghost.animate([{ transform: "none" }, { transform: `translate(${end.left - start.left}px, ${end.top - start.top}px)` }],
+      { duration: FLIGHT_MS, delay: i * gap, easing: "ease-in-out", fill: "both" });
+    return flight.finished.catch(() => null).then(() => {
+      ghost.remove();
+      if (felt.view.state === state) felt.piles.get(to).replaceChildren(place(cardFace(card), 0, 0, 1));
+    });
+  }));
 }
 
 function place(card, x, y, depth) {
@@ -331,7 +371,7 @@ class Controls {
       button("Restart", "restart", "take every move back (Redo plays them again)"),
       button("To foundation", "to_foundation", "send the selected card to its foundation (F)"),
       button("Hint", "hint", "suggest a move (H)"),
-      button("Auto-finish", "auto_finish", "play the solver's winning line, or safe foundation moves, one by one (A)"),
+      button("Auto-finish", "auto_finish", "send every card home once nothing is left to decide: no card face down, the stock played out by drawing (A)"),
       button("Solution", "solution", "ask the solver for a winning line and step through it"),
       button("Win chance", "win_chance", "estimate the chance to win from here"),
       button("Legal moves", "legal_moves", "show every legal move"),
@@ -363,7 +403,7 @@ class Controls {
     for (const part of [this.header, this.actions, this.replayBar]) {
       part.addEventListener("click", (e) => {
         const b = e.target.closest("button[data-action]");
-        if (b) view.send({ action: b.dataset.action === "auto_finish" && view.state.auto ? "auto_stop" : b.dataset.action });
+        if (b) view.send({ action: b.dataset.action });
       });
     }
     this.variantSelect.addEventListener("change", () => this.newGame());
@@ -403,9 +443,6 @@ class Controls {
       if (b.dataset.action in enable) b.disabled = !enable[b.dataset.action];
       b.hidden = (state.off || []).includes(b.dataset.action); // a table made with aids=False leaves its aids out
     }
-    const auto = this.actions.querySelector(".sol-auto-finish");
-    auto.textContent = state.auto ? "Stop" : "Auto-finish";
-    auto.classList.toggle("sol-running", state.auto);
     this.actions.querySelector(".sol-legal-moves").setAttribute("aria-pressed", String(state.legal != null));
     this.actions.querySelector(".sol-position-text").setAttribute("aria-pressed", String(state.text != null));
     this.banner.textContent = state.banner;
@@ -565,7 +602,7 @@ class Keys {
       const selected = Object.values(state.marks).some((m) => m[1] === "selected");
       send(selected ? { action: "to_foundation" } : { action: "double_click", pile: name });
     } else if (LETTERS[key] === "draw") send({ action: "click", pile: state.piles.find((p) => p.kind === "stock").name });
-    else if (LETTERS[key]) send({ action: LETTERS[key] === "auto_finish" && state.auto ? "auto_stop" : LETTERS[key] });
+    else if (LETTERS[key]) send({ action: LETTERS[key] });
     else return;
     e.preventDefault();
   }
@@ -655,18 +692,17 @@ class TableView {
   update(state) {
     const start = performance.now();
     const before = this.felt.positions();
+    const rowHeight = this.felt.columnsRow.offsetHeight; // the columns' height before: cards leave from there
+    const previous = this.state;
     this.state = state;
     this.applyOptions();
     this.felt.draw(state);
     this.controls.draw(state);
-    this.felt.animate(before);
+    if (state.flight && state.flight.length && previous && previous.seq !== state.seq) this.felt.fly(before, previous, state, rowHeight);
+    else this.felt.animate(before);
     this.root.dataset.seq = String(state.seq);
     this.root.dataset.drawMs = (performance.now() - start).toFixed(1); // read by benchmarks/bench_widget.py
     if (this.sentAt !== undefined) this.root.dataset.roundTripMs = (performance.now() - this.sentAt).toFixed(1);
-    if (state.auto) {
-      clearTimeout(this.autoTimer);
-      this.autoTimer = setTimeout(() => this.send({ action: "auto_step", seq: state.seq }), AUTO_STEP_MS);
-    }
   }
 
   applyOptions() {
@@ -694,7 +730,6 @@ export default {
     resize.observe(root);
     return () => {
       resize.disconnect();
-      clearTimeout(view.autoTimer);
       clearInterval(view.waitTimer);
       cancelAnimationFrame(frame);
       model.off("change:state", draw);

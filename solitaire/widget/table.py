@@ -67,7 +67,7 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self.replay: list[Move] = []
         self.replay_step = self._replay_base = 0
         self.show_legal = self.show_text = False
-        self._auto: dict | None = None
+        self._flight: list[tuple[str, str, str]] = []
         self._depth = self._seq = 0
         self._actions_lock = threading.RLock()  # one action at a time: comms may arrive on a kernel subshell thread
         self._request: dict[str, str] | None = None  # the front end's request being answered: its id and action
@@ -221,9 +221,7 @@ FRONT_END_ACTIONS = {
     "new_deal": lambda w, c: w.new_deal(),
     "new_game": lambda w, c: w.new_game(str(c.get("variant") or "") or None, _whole(c["seed"])),
     "hint": lambda w, c: w.hint(),
-    "auto_finish": lambda w, c: w.start_auto_finish(),
-    "auto_step": lambda w, c: w._auto_step(int(c["seq"])),
-    "auto_stop": lambda w, c: w.stop_auto_finish(),
+    "auto_finish": lambda w, c: w.auto_finish(),
     "solution": lambda w, c: w.show_solution(),
     "replay_next": lambda w, c: w.replay_next(),
     "replay_prev": lambda w, c: w.replay_prev(),

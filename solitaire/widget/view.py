@@ -71,7 +71,7 @@ def table_state(table: Any) -> dict[str, Any]:
         "can_undo": g.can_undo(),
         "can_redo": g.can_redo(),
         "replay": replay_state(table),
-        "auto": table._auto is not None,
+        "flight": [list(f) for f in table._flight],  # cards Auto-finish just sent home: (card, from, to)
         "legal": [str(m) for m in g.legal_moves()] if table.show_legal else None,
         "text": table.position_text() if table.show_text else None,
         "win_chance": hasattr(g, "win_chance"),

@@ -29,7 +29,9 @@ TABLES = {
                     '    t.play_move(m)\nt.click_column(6, 2)\nt'),
     "draw_three_hint": ('g = Game(replace(KLONDIKE, draw=3), seed=2)\nh = GameWidget(g)\nh.click_stock()\n'
                         'h.click_stock()\nh.hint()\nh'),
-    "won": ('w = solitaire.play("klondike", seed=2)\nw.auto_finish()\nw'),
+    "mid_game": ('m = solitaire.play("klondike", seed=1)\nfor mv in solitaire.solve(m.game).moves[:215]:\n'
+                 '    m.game.play(mv)\nm.hint()\nm'),  # the README's picture (docs/card_table.png)
+    "won": ('w = solitaire.play("klondike", seed=2)\nfor m in solitaire.solve(w.game).moves:\n    w.game.play(m)\nw.refresh()\nw'),
 }
 
 
