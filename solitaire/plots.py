@@ -259,7 +259,7 @@ def win_chance_story(game, samples: int = 20, seed: int = 0, max_nodes: int = 50
 
 
 def percent_axis(axis) -> None:
-    """Label a rate axis (shares 0 to 1) in percent, as every plot of the kit does: 0%, 20%, ... 100%.
+    """Label a rate axis (shares 0 to 1) in percent, as every plot of the kit does.
 
     >>> fig, ax = plt.subplots()
     >>> percent_axis(ax.yaxis)
