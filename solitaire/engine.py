@@ -15,6 +15,9 @@ The pieces and what each is called with (the kit's own piece is used for each on
 * ``stock_moves(p)``: a draw or a recycle;
 * ``draw(p)``: the position after a draw.
 
+A piece that raises NotImplementedError (a lesson's stub, not written yet) is replaced by the kit's own, and its
+name is kept in ``engine.unwritten``: a student copy's table plays by the kit's rules until the piece is written.
+
 The kit's own path (``moves.legal_moves`` and ``moves.apply``) does not go through an Engine, so it is as fast as
 before; an Engine is for a student's table, playouts and checks.
 """
@@ -51,19 +54,33 @@ class Engine:
                 raise TypeError(f"{name} should be a function (its name, without brackets), not "
                                 f"{type(fn).__name__} {fn!r}")
         self.pieces = {name: fn for name, fn in given.items() if fn is not None}  # the pieces replaced
-        self.fits = fits
-        self.column_moves = column_moves or self._kit_column_moves
-        self.waste_moves = waste_moves or self._kit_waste_moves
-        self.foundation_moves = foundation_moves or self._kit_foundation_moves
-        self.stock_moves = stock_moves or self._kit_stock_moves
-        self.draw = draw
+        self.unwritten: set[str] = set()  # pieces given as stubs (they raised NotImplementedError): the kit's is used
+        self._kit = {"column_moves": self._kit_column_moves, "waste_moves": self._kit_waste_moves,
+                     "foundation_moves": self._kit_foundation_moves, "stock_moves": self._kit_stock_moves,
+                     "draw": self._kit_draw}
 
     def __repr__(self) -> str:
         return f"Engine({', '.join(f'{name}={fn.__name__}' for name, fn in self.pieces.items())})"
 
     def rules(self, p: Position):
-        """The compiled rules of ``p``'s variant, with this engine's column rule."""
-        return rules(p.variant, self.fits)
+        """The compiled rules of ``p``'s variant, with this engine's column rule (the kit's if none is given, or
+        if the one given is a stub that raises NotImplementedError)."""
+        if "fits" not in self.pieces or "fits" in self.unwritten:
+            return rules(p.variant)
+        try:
+            return rules(p.variant, self.pieces["fits"])
+        except NotImplementedError:
+            self.unwritten.add("fits")
+            return rules(p.variant)
+
+    def _run(self, name: str, *args):
+        """The piece ``name`` called on ``args``: the one given, or the kit's (also for a stub not written yet)."""
+        if name in self.pieces and name not in self.unwritten:
+            try:
+                return self.pieces[name](*args)
+            except NotImplementedError:  # a student's stub: play by the kit's piece until it is written
+                self.unwritten.add(name)
+        return self._kit[name](*args)
 
     def legal_moves(self, p: Position) -> list[Move]:
         """The moves this engine allows in ``p``, listed as ``moves.legal_moves`` lists them.
@@ -74,13 +91,13 @@ class Engine:
         """
         r = self.rules(p)
         targets, wants = column_targets(p, r), foundation_wants(p, r)
-        moves = list(self.column_moves(p, targets, wants))
+        moves = list(self._run("column_moves", p, targets, wants))
         if p.waste:
-            moves += self.waste_moves(p, targets, wants)
+            moves += self._run("waste_moves", p, targets, wants)
         if p.variant.foundation_to_tableau:
-            moves += self.foundation_moves(p, targets)
+            moves += self._run("foundation_moves", p, targets)
         if not p.variant.draw_only_when_stuck or not any(makes_progress(p, m) for m in moves):
-            moves += self.stock_moves(p)
+            moves += self._run("stock_moves", p)
         return moves
 
     def apply(self, p: Position, m: Move) -> Position:
@@ -92,9 +109,7 @@ class Engine:
         >>> Engine(draw=draw_nothing).apply(deal(KLONDIKE, 1), Move(DRAW)).waste
         ()
         """
-        if m.kind == DRAW and self.draw is not None:
-            return self.draw(p)
-        return apply(p, m)
+        return self._run("draw", p) if m.kind == DRAW else apply(p, m)
 
     def piece_for(self, m: Move) -> str:
         """The name of the piece that lists moves of ``m``'s kind.  ``Engine().piece_for(Move("draw"))`` is
@@ -112,6 +127,9 @@ class Engine:
 
     def _kit_stock_moves(self, p: Position) -> list[Move]:
         return _stock_moves(p, self.rules(p))
+
+    def _kit_draw(self, p: Position) -> Position:
+        return apply(p, Move(DRAW))
 
 
 def use(fits=None, column_moves=None, waste_moves=None, foundation_moves=None, stock_moves=None, draw=None) -> Engine:

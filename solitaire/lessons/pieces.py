@@ -109,8 +109,8 @@ def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range =
     are not the kit's: what a card table on the engine would get wrong there, in a sentence.
 
     >>> from solitaire.engine import use
-    >>> first_wrong_move(use(), seeds=range(3))
-    'in 3 deals of Klondike (up to 200 random moves each) the engine always lists the kit's moves'
+    >>> print(first_wrong_move(use(), seeds=range(3)))
+    in 3 deals of Klondike (up to 200 random moves each) the engine always lists the kit's moves
     """
     rng = random.Random(seed)
     for s in seeds:
