@@ -127,8 +127,19 @@ def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range =
                 break
             m = rng.choice(theirs)
             q = engine.apply(p, m)
-            if q != apply(p, m):
-                return f"deal {s} of {variant.name}, after {n} random moves: {m} makes a position the kit does not"
+            kit_q = apply(p, m)
+            if q != kit_q:
+                return f"deal {s} of {variant.name}, after {n} random moves: {m} " + _what_differs(q, kit_q)
             p = q
     return (f"in {len(seeds)} deals of {variant.name} (up to {moves} random moves each) the engine always lists "
             "the kit's moves")
+
+
+def _what_differs(got: Position, want: Position) -> str:
+    """The piles in which two positions differ, in words (the stock and waste in full, bottom first)."""
+    said = []
+    for pile in ("stock", "waste"):
+        if getattr(got, pile) != getattr(want, pile):
+            said.append(f"leaves the {pile} as {' '.join(map(str, getattr(got, pile))) or '(empty)'}, the rules "
+                        f"as {' '.join(map(str, getattr(want, pile))) or '(empty)'}")
+    return "; ".join(said) or "makes a position the rules do not"
