@@ -143,3 +143,19 @@ def _what_differs(got: Position, want: Position) -> str:
             said.append(f"leaves the {pile} as {' '.join(map(str, getattr(got, pile))) or '(empty)'}, the rules "
                         f"as {' '.join(map(str, getattr(want, pile))) or '(empty)'}")
     return "; ".join(said) or "makes a position the rules do not"
+
+
+def try_it(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, or a line saying it is not written yet (a lesson's stub raises NotImplementedError), so a
+    cell that tries a student's function runs in a student's copy too.
+
+    >>> def unwritten(v):
+    ...     raise NotImplementedError
+    >>> try_it(unwritten, KLONDIKE)
+    unwritten is not written yet: write it in the cell above
+    """
+    try:
+        return fn(*args)
+    except NotImplementedError:
+        print(f"{getattr(fn, '__name__', 'the function')} is not written yet: write it in the cell above")
+        return None
