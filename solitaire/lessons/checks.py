@@ -19,7 +19,7 @@ from ..cards import Card, InvalidCardError, parse_card, quote
 from ..game import Game
 from ..moves import Move
 from ..state import Position
-from .guard import KitSwitchedOff, copy_of, hidden_inputs, kit_off, resolve  # noqa: F401  (the checks' machinery)
+from .guard import KitSwitch, KitSwitchedOff, copy_of, hidden_inputs, kit_off, resolve  # noqa: F401  (the checks' machinery)
 
 
 class Verdict(NamedTuple):
@@ -33,12 +33,16 @@ class NotAnswered(Exception):
     """The student has not written an answer yet."""
 
 
+class KitCalled(NotAnswered):
+    """The student's answer called a kit piece that the exercise asks them to write (switched off meanwhile)."""
+
+
 Checker = Callable[[Any], Verdict]
 EXERCISES: dict[str, tuple[str, Checker]] = {}
 PIECES: dict[str, tuple[Any, ...]] = {}  # an exercise's kit pieces: switched off while the answer runs, never copied
 SHOWS: dict[str, tuple[Any, str | None, str | None]] = {}  # the kit's version that check prints after a right answer
 PASSED: set[str] = set()  # the exercises this kernel's student has got right (a record: it opens nothing)
-_ACTIVE: list[tuple[Any, ...]] = []  # the pieces of the exercise being checked now: call_student switches them off
+_ACTIVE: list[KitSwitch] = []  # the pieces of the exercise being checked now: call_student switches them off
 
 
 def exercise(name: str, question: str, *, pieces: Iterable[Any] = (),
@@ -55,7 +59,7 @@ def exercise(name: str, question: str, *, pieces: Iterable[Any] = (),
         EXERCISES[name] = (question, fn)
         PIECES[name] = tuple(pieces)
         shown = shows if shows is not None else (PIECES[name][0] if PIECES[name] else None)
-        if shown is not None:
+        if shown:
             SHOWS[name] = tuple(shown) + (None,) * (3 - len(shown)) if isinstance(shown, tuple) else \
                 (shown, None, None)
         return fn
@@ -73,12 +77,16 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
         return _say(False, f"Not answered yet: replace the `...` (or `# your code here`) with your answer.\n"
                            f"  The question: {question}", quiet)
     copied = copy_of(answer, PIECES[name]) if PIECES[name] else None
+    if copied and copied.startswith("own "):
+        return _say(False, f"that is the kit's {copied}, not yours: write your own.", quiet)
     if copied:
         return _say(False, f"this is a copy of the kit's {copied}: write your own (a copy, renamed or reformatted, "
                            "teaches nothing and is not graded right).", quiet)
-    _ACTIVE.append(PIECES[name])
+    _ACTIVE.append(KitSwitch(PIECES[name]))
     try:
         ok, message = checker(answer)
+    except KitCalled as e:
+        ok, message = False, str(e)
     except NotAnswered as e:
         ok, message = False, f"Not finished yet: {e}"
     except Exception as e:  # a student's function may raise anything: report it, never dump a traceback
@@ -100,8 +108,7 @@ def student_running() -> Iterator[None]:
     """Run a student's code with the pieces of the exercise being checked switched off; a call into one of them,
     even one the student's code caught, becomes NotAnswered saying which. ``call_student`` uses it; a checker
     that calls a student's object some other way (a strategy's methods) wraps the calls in it."""
-    pieces = _ACTIVE[-1] if _ACTIVE else ()
-    with kit_off(*pieces) as called:
+    with (_ACTIVE[-1] if _ACTIVE else KitSwitch(())).off() as called:
         try:
             yield
         except KitSwitchedOff:
@@ -110,8 +117,8 @@ def student_running() -> Iterator[None]:
             if not called:
                 raise
     if called:
-        raise NotAnswered(f"your answer calls the kit's {called[0]}, which is what the exercise asks you to write "
-                          f"(it is switched off while your answer is checked): write it yourself.")
+        raise KitCalled(f"your answer calls the kit's {called[0]}, which is what the exercise asks you to write "
+                        f"(it is switched off while your answer is checked): write it yourself.")
 
 
 def question(name: str) -> str:

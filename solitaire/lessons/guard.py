@@ -50,7 +50,7 @@ def resolve(piece: Any) -> Any:
 
 
 def _name(fn: Any) -> str:
-    return getattr(fn, "__name__", None) or str(fn)
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or str(fn)
 
 
 def _switched_off(fn: Any, calls: list[str]) -> Callable:
@@ -90,11 +90,47 @@ def _places_holding(fn: Any) -> Iterator[tuple[Any, Any, str]]:
                         yield value, k, "item"
 
 
-@contextlib.contextmanager
-def kit_off(*pieces: Any) -> Iterator[list[str]]:
-    """Switch the kit functions ``pieces`` off everywhere they are reachable; restore them afterwards, even on
-    error. Yields the list of the switched-off pieces called meanwhile (a student's ``try/except`` cannot hide
-    that it called one).
+class KitSwitch:
+    """The kit functions ``pieces`` and every place they are reachable from (found once, on first use: a scan of
+    ``sys.modules``), ready to be switched off and on again many times cheaply (a check calls a student's
+    function on thousands of positions)."""
+
+    def __init__(self, pieces: Iterable[Any]) -> None:
+        self.pieces, self._places = tuple(pieces), None
+
+    def places(self) -> list[tuple[Any, Any, str, Any]]:
+        if self._places is None:
+            self._places = [(holder, key, kind, fn) for fn in map(resolve, self.pieces)
+                            for holder, key, kind in _places_holding(fn)]
+        return self._places
+
+    @contextlib.contextmanager
+    def off(self) -> Iterator[list[str]]:
+        """Switch the pieces off; restore them afterwards, even on error. Yields the names of the pieces called
+        meanwhile."""
+        calls: list[str] = []
+        done: list[tuple[Any, Any, str, Any]] = []
+        try:
+            for holder, key, kind, fn in self.places():
+                off = _switched_off(fn, calls)
+                done.append((holder, key, kind, fn))
+                if kind == "item":
+                    holder[key] = off
+                else:
+                    setattr(holder, key, off)
+            yield calls
+        finally:
+            for holder, key, kind, fn in reversed(done):
+                if kind == "item":
+                    holder[key] = fn
+                else:
+                    setattr(holder, key, fn)
+
+
+def kit_off(*pieces: Any) -> contextlib.AbstractContextManager[list[str]]:
+    """Switch the kit functions ``pieces`` (objects or dotted names) off everywhere they are reachable; restore
+    them afterwards, even on error. Yields the list of the switched-off pieces called meanwhile (a student's
+    ``try/except`` cannot hide that it called one).
 
     >>> import solitaire.cards as cards
     >>> with kit_off(cards.parse_card) as called:
@@ -106,24 +142,7 @@ def kit_off(*pieces: Any) -> Iterator[list[str]]:
     >>> called, cards.parse_card("A♠")
     (['parse_card'], Card('A♠'))
     """
-    calls: list[str] = []
-    undo: list[tuple[Any, Any, str, Any]] = []
-    try:
-        for fn in (resolve(p) for p in pieces):
-            off = _switched_off(fn, calls)
-            for holder, key, kind in list(_places_holding(fn)):
-                undo.append((holder, key, kind, fn))
-                if kind == "item":
-                    holder[key] = off
-                else:
-                    setattr(holder, key, off)
-        yield calls
-    finally:
-        for holder, key, kind, fn in reversed(undo):
-            if kind == "item":
-                holder[key] = fn
-            else:
-                setattr(holder, key, fn)
+    return KitSwitch(pieces).off()
 
 
 # --- copies of the kit's source ------------------------------------------------------------------------------
@@ -202,14 +221,22 @@ def normalised_tree(fn: Any) -> str | None:
     return ast.dump(_Canonical(_local_names(node)).visit(node), annotate_fields=False)
 
 
-def _code_print(code: types.CodeType, doc: str | None = None) -> tuple:
-    """A code object's bytecode, constants (nested code objects compared the same way, the docstring left out) and
-    the global names it uses: what a renamed copy made with ``exec`` shares with its original."""
-    consts = list(code.co_consts)
-    if consts and (consts[0] is None or (doc is not None and consts[0] == doc)):
-        consts = consts[1:]
-    consts = tuple(_code_print(c) if isinstance(c, types.CodeType) else c for c in consts)
-    return code.co_code, consts, code.co_names, code.co_argcount, code.co_kwonlyargcount
+_SAME_OP = {"LOAD_METHOD": "LOAD_ATTR", "CALL_METHOD": "CALL"}  # compiled either way for the same source
+
+
+def _code_print(code: types.CodeType) -> tuple:
+    """A code object's instructions (local variables by their slot, everything else by value; nested code objects
+    compared the same way) and argument counts: what a renamed copy made with ``exec`` shares with its original."""
+    import dis
+    ops = []
+    for ins in dis.get_instructions(code):
+        value = ins.argval
+        if isinstance(value, types.CodeType):
+            value = _code_print(value)
+        elif ins.opname.endswith("_FAST") or ins.opname in ("LOAD_DEREF", "STORE_DEREF", "LOAD_CLOSURE"):
+            value = ins.arg
+        ops.append((_SAME_OP.get(ins.opname, ins.opname), repr(value)))
+    return tuple(ops), code.co_argcount, code.co_kwonlyargcount
 
 
 def _functions(answer: Any) -> list[Callable]:
@@ -224,8 +251,48 @@ def _functions(answer: Any) -> list[Callable]:
                                                                                    types.FunctionType)]
 
 
+LEAST_NODES = 40  # a syntax tree this small may be written independently: called a copy only with the same docstring
+
+
+def _size(fn: Any) -> int:
+    try:
+        return sum(1 for _ in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(fn)))))
+    except (OSError, TypeError, SyntaxError):
+        return 0
+
+
+def _same(fn: Callable, kit: Callable) -> bool:
+    """Is ``fn`` a copy of ``kit``: the same normalised tree (or, without source, the same code), and either
+    big enough not to be written the same way by chance or carrying the kit's docstring?"""
+    if fn is kit:
+        return True
+    mine = normalised_tree(fn)
+    same = (mine == normalised_tree(kit)) if mine is not None else (
+        _code_print(fn.__code__) == _code_print(kit.__code__))
+    return same and (_size(kit) >= LEAST_NODES or bool(kit.__doc__ and fn.__doc__ == kit.__doc__))
+
+
+def _helpers(fn: Callable, depth: int = 2) -> list[Callable]:
+    """``fn`` and the functions of the student's own it calls by global name (two levels deep): a copy pasted as
+    a helper of a short wrapper is a copy too."""
+    found, todo = [], [(fn, 0)]
+    while todo:
+        f, d = todo.pop()
+        if f in found:
+            continue
+        found.append(f)
+        names = getattr(getattr(f, "__code__", None), "co_names", ())
+        namespace = getattr(f, "__globals__", {})
+        if d < depth:
+            todo += [(namespace[n], d + 1) for n in names if isinstance(namespace.get(n), types.FunctionType)
+                     and not getattr(namespace[n], "__module__", "").startswith("solitaire")]
+    return found
+
+
 def copy_of(answer: Any, pieces: Iterable[Any]) -> str | None:
-    """The name of the kit function in ``pieces`` that ``answer`` is (or, a method of it, is) a copy of, else None.
+    """The name of the kit function in ``pieces`` that ``answer`` is a copy of (or one of its methods, or a helper
+    of the student's it calls), else None; ``"own <name>"`` when it is the kit's function itself. A tree of fewer than ``LEAST_NODES`` nodes (a one-line function) is
+    called a copy only when it also carries the kit's docstring: a short answer may be written the same way.
 
     >>> import solitaire.cards as cards
     >>> namespace = {}
@@ -235,18 +302,13 @@ def copy_of(answer: Any, pieces: Iterable[Any]) -> str | None:
     >>> copy_of(lambda text: text, ["solitaire.cards.parse_card"]) is None
     True
     """
-    for kit in (resolve(p) for p in pieces):
-        kit = getattr(kit, "__wrapped__", kit)
-        kit_tree, kit_code = None, getattr(kit, "__code__", None)
-        for fn in _functions(answer):
-            if fn is kit or fn is getattr(kit, "__func__", kit):
-                return _name(kit)
-            mine = normalised_tree(fn)
-            if mine is not None:
-                kit_tree = kit_tree or normalised_tree(kit)
-                if mine == kit_tree:
-                    return _name(kit)
-            if kit_code is not None and _code_print(fn.__code__, fn.__doc__) == _code_print(kit_code, kit.__doc__):
+    kits = [getattr(k, "__wrapped__", k) for k in map(resolve, pieces)]
+    kits = [getattr(k, "__func__", k) for k in kits if callable(k)]
+    for fn in (h for f in _functions(answer) for h in _helpers(f)):
+        for kit in kits:
+            if fn is kit:
+                return f"own {_name(kit)}"
+            if isinstance(kit, types.FunctionType) and _same(fn, kit):
                 return _name(kit)
     return None
 

@@ -17,7 +17,8 @@ def _opening_moves(answer: Any) -> Verdict:
                           "And is the stock empty?")
 
 
-@exercise("02.fits", "Write fits(card, under, variant): may `card` sit on `under` in a column of `variant`?")
+@exercise("02.fits", "Write fits(card, under, variant): may `card` sit on `under` in a column of `variant`?",
+          pieces=["solitaire.moves.rules"], shows=("solitaire.moves.rules", "def fits", "return"))
 def _fits(fn: Any) -> Verdict:
     for v in VARIANTS.values():
         r = rules(v)

@@ -91,7 +91,7 @@ def _as_moves(got: Any, call: str) -> list[Move]:
 
 @exercise("02b.waste_moves", "Write waste_moves(p, targets, wants): the moves of the waste's top card, as "
                              "legal_moves would list them (targets = column_targets(p, rules(p.variant)), "
-                             "wants = foundation_wants(p)).")
+                             "wants = foundation_wants(p)).", pieces=["solitaire.moves._waste_moves"])
 def _waste_moves(fn: Any) -> Verdict:
     from ..moves import _waste_moves as kit
     checked = 0
@@ -110,7 +110,7 @@ def _waste_moves(fn: Any) -> Verdict:
 
 
 @exercise("02b.apply_draw", "Write draw(p): the position after a draw (the variant's `draw` cards, or what the "
-                            "stock has left, turned over one by one onto the waste).")
+                            "stock has left, turned over one by one onto the waste).", pieces=["solitaire.moves._draw"])
 def _apply_draw(fn: Any) -> Verdict:
     checked = 0
     for v in (KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3):
