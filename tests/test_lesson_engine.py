@@ -86,9 +86,11 @@ def test_wrong_answer_is_refused(name: str, wrong, capsys: pytest.CaptureFixture
     assert capsys.readouterr().out.startswith("✘ Not yet:")
 
 
-def test_the_kit_itself_is_right(capsys: pytest.CaptureFixture) -> None:
-    assert check("02b.waste_moves", lambda p, t, w: _waste_moves(p, rules(p.variant), t, w))
-    assert check("02b.apply_draw", lambda p: apply(p, Move(DRAW)))
+def test_the_kit_itself_is_a_wrapper(capsys: pytest.CaptureFixture) -> None:
+    """The kit's own pieces are switched off while an answer runs: a wrapper around them is refused, saying so."""
+    assert not check("02b.waste_moves", lambda p, t, w: _waste_moves(p, rules(p.variant), t, w))
+    assert not check("02b.apply_draw", lambda p: apply(p, Move(DRAW)))
+    assert capsys.readouterr().out.count("switched off while your answer is checked") == 2
 
 
 def test_a_stub_is_not_answered(capsys: pytest.CaptureFixture) -> None:

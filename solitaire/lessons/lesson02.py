@@ -32,7 +32,7 @@ def stock_positions() -> list:
 
 @register("02.stock_moves", "Write stock_moves(p): a draw while the stock holds cards; once it is empty, a recycle "
                             "of the waste, while the variant's passes are not used up.",
-          pieces=(_stock_moves, passes_left, legal_moves, "solitaire.engine.Engine.legal_moves"))
+          pieces=(_stock_moves, passes_left, legal_moves, "solitaire.engine.Engine.legal_moves"), shows=_stock_moves)
 def _stock_moves_check(fn: Any) -> Verdict:
     positions = stock_positions()
     answers = run_student(fn, [(p,) for p in positions])
@@ -70,7 +70,7 @@ def fit_variants() -> list[Variant]:
 
 
 @register("02a.fits", "Write fits(card, under, variant): may `card` sit on `under` in a column of `variant`?",
-          pieces=(rules, "solitaire.explain.explain_illegal"))
+          pieces=(rules, "solitaire.explain.explain_illegal"), shows=(rules, "def kit_fits", "return"))
 def _fits(fn: Any) -> Verdict:
     for v in fit_variants():
         r = rules(v)

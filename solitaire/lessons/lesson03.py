@@ -87,7 +87,7 @@ def _vera_francese(v: Any) -> Verdict:
 
 @register("03b.useless_starters", "Write useless_starters(v): the ranks (in the order of v.ranks) that may start an "
                                   "empty column but on which no card can ever be built in a column.",
-          pieces=(rules, Variant.column_rule))
+          pieces=(rules, Variant.column_rule), shows=(rules, "def kit_fits", "return"))
 def _useless_starters(fn: Any) -> Verdict:
     games = hidden_variants(seed=3803, n=150)
     answers = run_student(fn, [(v,) for v in games])

@@ -26,13 +26,10 @@ HIDDEN_SEEDS = 7_000_000  # the checks' playouts start at this deal: no lesson s
 POSITIONS_PER_VARIANT = 400
 
 
-def register(name: str, question: str, pieces: tuple) -> Callable:
-    """``exercise(name, question, pieces=pieces)``: while the student's function runs, ``pieces`` (the kit's
-    own version and what reaches it) are switched off."""
-    try:
-        return exercise(name, question, pieces=pieces)
-    except TypeError:  # a checks module from before pieces were switched off (until i38-checks is merged)
-        return exercise(name, question)
+def register(name: str, question: str, pieces: tuple, shows: Any = None) -> Callable:
+    """``exercise(name, question, pieces=pieces, shows=shows)``: while the student's function runs, ``pieces``
+    (the kit's own version and what reaches it) are switched off; ``shows`` is printed once the answer is right."""
+    return exercise(name, question, pieces=pieces, shows=shows)
 
 
 @lru_cache(maxsize=32)
