@@ -80,7 +80,7 @@ def _fits(fn: Any) -> Verdict:
         for (card, under, _), got in zip(pairs, answers):
             want = under in r.parents[card]
             if got is None:
-                return Verdict(False, "fits returned None: does it end with `return` and the answer?")
+                return Verdict(False, f"{getattr(fn, '__name__', 'fits')} returned None: does it end with `return` and the answer?")
             if got != want:
                 verb = "may" if want else "may not"
                 return Verdict(False, f"fits({card}, {under}, {v.name}) returned {got!r}, but in {v.name} {card} "

@@ -4,7 +4,6 @@ student's piece parts from the kit's rules (the move the card table would get wr
 """
 from __future__ import annotations
 
-import contextlib
 import random
 from collections import Counter
 from functools import lru_cache
@@ -15,7 +14,7 @@ from ..moves import Move, apply, legal_moves
 from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import NotAnswered, exercise
+from .checks import NotAnswered, exercise, student_running
 
 KLONDIKE_DRAW_3 = Variant("Klondike draw 3", draw=3)
 ONE_PASS = Variant("Klondike, one pass", passes=1)
@@ -61,10 +60,8 @@ def run_student(fn: Any, calls: list[tuple]) -> list[Any]:
     off. A call that raises stops the run with NotAnswered naming the position it was called on."""
     if not callable(fn):
         raise NotAnswered(f"expected a function (its name, without brackets), got {type(fn).__name__} {fn!r}")
-    from . import checks
-    running = getattr(checks, "student_running", contextlib.nullcontext)
     results, failed = [], None
-    with running():
+    with student_running():
         for args in calls:
             try:
                 results.append(fn(*args))
