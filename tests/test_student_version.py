@@ -263,7 +263,7 @@ def test_a_student_copy_shows_no_kit_answer_before_the_check_says_right(stem: st
     assert all(answer in teacher for answer in KIT_ANSWERS[stem])  # the test looks for text that can be there
     texts = _printed(run_student_copy(stem))
     assert not [answer for answer in KIT_ANSWERS[stem] if answer in texts]
-    assert "The kit's own version shows here once check(" in texts
+    assert "The kit's own version, now that yours is right" not in texts  # check prints it only when right
 
 
 # --- lessons 07, 07b, 08 and 08b: a student copy shows none of the kit's answers ------------------------------
