@@ -8,7 +8,6 @@ card table on a student's piece, which shows a wrong piece as a wrong move.
 """
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import random
 from dataclasses import asdict
@@ -213,9 +212,6 @@ def useless_starters_wrapper(v):
     return list(dict.fromkeys(c.rank_name for c in r.starters if not r.children[c]))
 
 
-VERA = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                           empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
-
 CASES = {
     "02.stock_moves": (stock_moves, [stock_moves_first, stock_moves_off_by_one, stock_moves_empty_waste,
                                      lambda p: _stock_moves(p, rules(p.variant)),
@@ -231,9 +227,6 @@ CASES = {
                         lambda p: use().apply(p, Move(DRAW)), _copied_draw()], 42),
     "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper],
                        {"decks"}),
-    "03b.vera_francese": (VERA, [ITALIAN, dataclasses.replace(VERA, passes=None),
-                                 dataclasses.replace(VERA, columns_follow_foundation_order=True),
-                                 dataclasses.replace(VERA, auto_flip=not ITALIAN.auto_flip)], "vera francese"),
     "03b.useless_starters": (useless_starters, [useless_starters_first, useless_starters_wrong_end,
                                                 useless_starters_wrapper, lambda v: ["K"]], 42),
 }

@@ -92,28 +92,6 @@ def test_a_function_without_return_is_told_so(name: str, capsys: pytest.CaptureF
     assert not ok and "_forgets_return returned None: does it end with `return`" in out
 
 
-def test_vera_francese(capsys: pytest.CaptureFixture) -> None:
-    right = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                                empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
-    assert feedback(capsys, "03b.vera_francese", right)[0]
-    ok, out = feedback(capsys, "03b.vera_francese", dataclasses.replace(right, passes=None))
-    assert not ok and "passes is not right yet" in out
-    ok, out = feedback(capsys, "03b.vera_francese", dataclasses.replace(right, auto_flip=False))
-    assert not ok and "also changed auto_flip" in out
-
-
-def test_vera_francese_that_defeats_itself_is_refused(capsys: pytest.CaptureFixture) -> None:
-    """The old check demanded Italian-direction columns with ranks A 7 8 ... K: a 7 on an Ace, nothing on a King,
-    yet only Kings on empty columns. The reading now builds columns down, as in Klondike."""
-    old = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                              empty_column_ranks=("K",), passes=2)
-    ok, out = feedback(capsys, "03b.vera_francese", old)
-    assert not ok and "columns_follow_foundation_order is not right yet" in out
-    right = dataclasses.replace(old, columns_follow_foundation_order=False)
-    assert {c.rank_name for c in rules(old).parents[Card("7♥")]} == {"A"}  # the old reading: a 7 on an Ace
-    assert {c.rank_name for c in rules(right).parents[Card("Q♥")]} == {"K"}  # now a Queen goes on a King
-
-
 def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
     for name in ("04.two_aces", "04.win", "05.replay"):
         ok, out = feedback(capsys, name, ["draw"])

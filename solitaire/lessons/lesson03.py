@@ -11,7 +11,7 @@ from typing import Any
 
 from ..moves import rules
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, InvalidVariantError, Variant
-from .checks import NotAnswered, Verdict, exercise
+from .checks import NotAnswered, Verdict
 from .pieces import register, run_student
 
 CHOICES = {"decks": (1, 2), "empty_column_ranks": (None, ("K",), ("A",), ("Q", "K")), "build": ("alternate", "suit", "any"),
@@ -59,30 +59,6 @@ def _differences(fn: Any) -> Verdict:
                                   f"{'; '.join(said)}.")
     return Verdict(True, f"differences is right on all {len(pairs)} pairs of games (games no lesson shows, "
                          "made from the three by changing a few rules).")
-
-
-@exercise("03b.vera_francese", "Build 'la vera francese' from ITALIAN with replace: foundations "
-                               "A 7 8 9 10 J Q K, columns built down (K Q J ... 8 7) as in Klondike, only Kings on "
-                               "empty columns, and two passes through the stock.")
-def _vera_francese(v: Any) -> Verdict:
-    if not isinstance(v, Variant):
-        raise NotAnswered(f"expected a Variant (made with replace), got {type(v).__name__} {v!r}")
-    wanted = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",),
-              "columns_follow_foundation_order": False, "passes": 2}  # computed here, not importable as an answer
-    hints = {"ranks": "the foundations go A 7 8 9 10 J Q K (the Ace is low)",
-             "empty_column_ranks": "only a King may start an empty column",
-             "columns_follow_foundation_order": "the columns are built down, against the foundations, as in "
-                                                "Klondike: which field says which way columns go?",
-             "passes": "the stock may be gone through twice"}
-    wrong = [f"{k} is not right yet ({hints[k]})" for k, w in wanted.items() if getattr(v, k) != w]
-    if wrong:
-        return Verdict(False, "; ".join(wrong) + ".")
-    kept = {f.name for f in dataclasses.fields(Variant)} - set(wanted) - {"name"}
-    changed = sorted(k for k in kept if getattr(v, k) != getattr(ITALIAN, k))
-    if changed:
-        return Verdict(False, f"the four rules are right, but you also changed {', '.join(changed)} from ITALIAN.")
-    return Verdict(True, "ranks, column direction, empty columns and passes are right, and every other rule is "
-                         "ITALIAN's.")
 
 
 @register("03b.useless_starters", "Write useless_starters(v): the ranks (in the order of v.ranks) that may start an "
