@@ -5,14 +5,15 @@ and the card table load when first used.
 """
 from .cards import Card, InvalidCardError, card, parse_card
 from .endgame import Outcome
+from .engine import Engine, use
 from .moves import IllegalMoveError, InvalidMoveError, Move, apply, legal_moves
 from .state import Observation, Position, deal, observe
 from .variants import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, InvalidVariantError, Variant, get_variant
 
 __all__ = ["Card", "Game", "IllegalMoveError", "InvalidCardError", "InvalidMoveError", "InvalidVariantError",
            "ITALIAN", "KLONDIKE", "Move", "Observation", "Outcome", "Position", "SOLIJOY", "VARIANTS", "Variant",
-           "apply", "card", "deal", "get_variant", "legal_moves", "move_from_text", "observe", "parse_card", "parse_pile",
-           "play", "solve"]
+           "Engine", "apply", "card", "deal", "get_variant", "legal_moves", "move_from_text", "observe", "parse_card", "parse_pile",
+           "play", "solve", "use"]
 
 
 _NOTATION = ("move_from_text", "parse_pile", "Pile", "InvalidPileError", "PileNumberError")  # from solitaire.notation

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .engine import Engine
 from .endgame import WON, Outcome, over_reason
 from .explain import check_move, explain_illegal
 from .moves import IllegalMoveError, Move, apply, legal_moves
@@ -46,8 +47,10 @@ class Game:
             position of another variant.
     """
 
-    def __init__(self, variant: str | Variant = "klondike", seed: int = 0, *, position: Position | None = None):
+    def __init__(self, variant: str | Variant = "klondike", seed: int = 0, *, position: Position | None = None,
+                 engine: Engine | None = None):
         self.variant = get_variant(variant)
+        self.engine = engine  # None: the kit's rules; an Engine: the rules with a student's pieces (solitaire.use)
         self.seed: int | None = seed if position is None else None
         self.start = deal(self.variant, seed) if position is None else position
         if position is not None and position.variant != self.variant:
@@ -81,8 +84,12 @@ class Game:
 
     def _legal_now(self) -> list[Move]:
         if self._legal is None:
-            self._legal = legal_moves(self.position)
+            p = self.position
+            self._legal = legal_moves(p) if self.engine is None else self.engine.legal_moves(p)
         return self._legal
+
+    def _apply(self, m: Move) -> Position:
+        return apply(self.position, m) if self.engine is None else self.engine.apply(self.position, m)
 
     def parse(self, move: Move | str) -> Move:
         """A Move from its text (a well-formed Move passes through; see ``solitaire.explain.check_move``).
@@ -108,7 +115,14 @@ class Game:
             InvalidMoveError: for text that is not a move, or a Move that is not well formed.
         """
         m = self.parse(move)
-        return None if m in self._legal_now() else explain_illegal(self.position, m) or "that move is not legal here"
+        return None if m in self._legal_now() else self._why_not(m)
+
+    def _why_not(self, m: Move) -> str:
+        """Why ``m`` is not among the moves now: the rule it breaks, or the student's piece that leaves it out."""
+        reason = explain_illegal(self.position, m)
+        if reason is None and self.engine is not None:
+            return f"the kit's rules allow it, but your {self.engine.piece_for(m)} does not list it"
+        return reason or "that move is not legal here"
 
     def play(self, move: Move | str) -> Move:
         """Play a move (a Move or its text) and return it. An illegal move raises and leaves the game unchanged.
@@ -126,10 +140,9 @@ class Game:
         """
         m = self.parse(move)
         if m not in self._legal_now():
-            reason = explain_illegal(self.position, m) or "that move is not legal here"
-            raise IllegalMoveError(f"{m} is illegal: {reason}")
+            raise IllegalMoveError(f"{m} is illegal: {self._why_not(m)}")
         self._played.append((m, self.position))
-        self._set(apply(self.position, m))
+        self._set(self._apply(m))
         self._undone.clear()
         return m
 
@@ -182,7 +195,7 @@ class Game:
             raise IndexError("there is no move to redo")
         undone = self._undone.pop()
         self._played.append((undone, self.position))
-        self._set(apply(self.position, undone))
+        self._set(self._apply(undone))
         return undone
 
     def can_undo(self) -> bool:
@@ -237,7 +250,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent game with the same start, moves and redo stack."""
-        g = Game.from_position(self.start)
+        g = Game(self.variant, position=self.start, engine=self.engine)
         g.seed, g._played, g._undone, g.position = self.seed, list(self._played), list(self._undone), self.position
         return g
 

@@ -100,12 +100,19 @@ class Rules:
 
 
 @lru_cache(maxsize=64)
-def rules(v: Variant) -> Rules:
+def rules(v: Variant, fits=None) -> Rules:
     """The variant's rules compiled once into lookup tables (equal variants share them).
+
+    ``fits``, if given, replaces the column rule: ``fits(card, under, v)`` says whether ``card`` may sit on
+    ``under`` (a student's function: ``solitaire.engine`` compiles the rules with it).
 
     >>> from solitaire import KLONDIKE, ITALIAN, Card
     >>> [str(c) for c in rules(KLONDIKE).parents[Card("7♥")]], str(rules(ITALIAN).next_up[Card("A♠")])
     (['8♣', '8♠'], 'K♠')
+    >>> def any_on_any(card, under, v):
+    ...     return True
+    >>> len(rules(KLONDIKE, any_on_any).parents[Card("7♥")])  # every card of the deck, itself too
+    52
     """
     step = [-1] * 64
     for c in ALL_CARDS:
@@ -114,15 +121,19 @@ def rules(v: Variant) -> Rules:
     deck = [c for c in ALL_CARDS if step[c] >= 0]
     up = -1 if v.columns_follow_foundation_order else 1  # a column card sits on the card `up` steps away
 
-    def fits(c: Card, under: Card) -> bool:
+    def kit_fits(c: Card, under: Card) -> bool:
         colour = {"alternate": c.is_red != under.is_red, "suit": c.suit == under.suit, "any": True}[v.build]
         return colour and step[under] == step[c] + up
 
+    def given_fits(c: Card, under: Card) -> bool:
+        return fits(c, under, v)
+
+    rule = kit_fits if fits is None else given_fits
     next_up, parents, children, empty_ok = [-1] * 64, [()] * 64, [()] * 64, [False] * 64
     for c in deck:
         next_up[c] = next((d for d in deck if d.suit == c.suit and step[d] == step[c] + 1), -1)
-        parents[c] = tuple(u for u in deck if fits(c, u))
-        children[c] = tuple(d for d in deck if fits(d, c))
+        parents[c] = tuple(u for u in deck if rule(c, u))
+        children[c] = tuple(d for d in deck if rule(d, c))
         empty_ok[c] = v.empty_column_ranks is None or c.rank_name in v.empty_column_ranks
     # Every move a game of this variant could play, made once so that legal_moves hands out the same objects:
     n = range(len(v.columns))  # the columns

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers import uncover_first
-from test_lesson_engine import CASES as ENGINE_CASES
+from test_engine_cases import CASES as ENGINE_CASES
 from test_lesson_stats import CASES as STATS_CASES
 
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, VARIANTS, Card, Game, deal, legal_moves, solve
@@ -82,57 +82,14 @@ def test_first_card(capsys: pytest.CaptureFixture) -> None:
     assert not ok and "not first" in out
 
 
-def test_opening_moves(capsys: pytest.CaptureFixture) -> None:
-    moves = [str(m) for m in legal_moves(deal(KLONDIKE, 7))]
-    assert feedback(capsys, "02.opening_moves", moves)[0]
-    ok, out = feedback(capsys, "02.opening_moves", moves[1:] + ["t1>t2"])
-    assert not ok and "1 more is missing" in out and "t1>t2" in out
-    assert moves[0] not in out  # a hint, not the answer (the old check printed "missing t...")
-
-
 def _forgets_return(*args):
     args[0] == args[1]  # noqa: B015  (the comparison is computed, then dropped: a student's missing return)
 
 
-@pytest.mark.parametrize("name", ["01.same_colour", "02.fits", "07.safe"])
+@pytest.mark.parametrize("name", ["01.same_colour", "02a.fits", "07.safe"])
 def test_a_function_without_return_is_told_so(name: str, capsys: pytest.CaptureFixture) -> None:
     ok, out = feedback(capsys, name, _forgets_return)
     assert not ok and "_forgets_return returned None: does it end with `return`" in out
-
-
-def test_fits(capsys: pytest.CaptureFixture) -> None:
-    assert feedback(capsys, "02.fits", lambda c, u, v: u in rules(v).parents[c])[0]
-    ok, out = feedback(capsys, "02.fits", lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1)
-    assert not ok and "Italian" in out  # right for Klondike's order, wrong for A K Q J ... 7
-
-
-def test_differences(capsys: pytest.CaptureFixture) -> None:
-    assert feedback(capsys, "03.differences", set(SOLIJOY.changes_from(KLONDIKE)))[0]
-    ok, out = feedback(capsys, "03.differences", {"decks", "draw"})
-    assert not ok and "missing" in out and "draw" in out
-    assert "waste_to_foundation" not in out and "empty_column_ranks" not in out  # counted, not named
-
-
-def test_vera_francese(capsys: pytest.CaptureFixture) -> None:
-    right = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                                empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
-    assert feedback(capsys, "03.vera_francese", right)[0]
-    ok, out = feedback(capsys, "03.vera_francese", dataclasses.replace(right, passes=None))
-    assert not ok and "passes is not right yet" in out
-    ok, out = feedback(capsys, "03.vera_francese", dataclasses.replace(right, auto_flip=False))
-    assert not ok and "also changed auto_flip" in out
-
-
-def test_vera_francese_that_defeats_itself_is_refused(capsys: pytest.CaptureFixture) -> None:
-    """The old check demanded Italian-direction columns with ranks A 7 8 ... K: a 7 on an Ace, nothing on a King,
-    yet only Kings on empty columns. The reading now builds columns down, as in Klondike."""
-    old = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                              empty_column_ranks=("K",), passes=2)
-    ok, out = feedback(capsys, "03.vera_francese", old)
-    assert not ok and "columns_follow_foundation_order is not right yet" in out
-    right = dataclasses.replace(old, columns_follow_foundation_order=False)
-    assert {c.rank_name for c in rules(old).parents[Card("7♥")]} == {"A"}  # the old reading: a 7 on an Ace
-    assert {c.rank_name for c in rules(right).parents[Card("Q♥")]} == {"K"}  # now a Queen goes on a King
 
 
 def test_game_exercises_want_a_game(capsys: pytest.CaptureFixture) -> None:
@@ -249,7 +206,8 @@ def test_a_strategy_that_is_the_kits_greedy_is_not_the_students(capsys: pytest.C
 
     for answer in (GreedyStrategy(), lambda obs, moves: GreedyStrategy().choose(obs, moves), Subclass()):
         ok, out = feedback(capsys, "05.strategy", answer)
-        assert not ok and "the kit's greedy player (GreedyStrategy." in out
+        # the kit's greedy itself, or a copy of its methods (checks.copy_of), or a call into it (calls_into)
+        assert not ok and re.search(r"the kit's (greedy player \(|own )?GreedyStrategy\.", out), out
 
 
 def test_a_strategy_that_loses_to_random_is_not_right(capsys: pytest.CaptureFixture) -> None:
@@ -512,10 +470,6 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     from solitaire.strategies import GreedyStrategy
 
     italian = shuffled_deck(ITALIAN, 2024)
-    opening = [str(m) for m in legal_moves(deal(KLONDIKE, 7))]
-    changes = set(SOLIJOY.changes_from(KLONDIKE))
-    vera = dataclasses.replace(ITALIAN, name="vera", ranks=("A", "7", "8", "9", "10", "J", "Q", "K"),
-                               empty_column_ranks=("K",), columns_follow_foundation_order=False, passes=2)
     pysol_line = solve(Game.from_pysol(PYSOL_LAYOUT), max_seconds=None, max_nodes=100_000).moves
     won_pysol, won_2 = _won(Game.from_pysol(PYSOL_LAYOUT)), _won(Game("klondike", 2))
     won_10 = _won(Game("klondike", 10))
@@ -541,15 +495,6 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                            [lambda a, b: a.suit == b.suit, lambda a, b: a.is_red, lambda a, b: a.rank == b.rank], 42),
         "01.first_card": (italian[0], [str(italian[-1]), shuffled_deck(KLONDIKE, 2024)[0],
                                        shuffled_deck(ITALIAN, 2023)[0]], 7),
-        "02.opening_moves": (opening, [opening * 2, opening[:-1], opening + ["recycle"]], "t2>t4"),
-        "02.fits": (lambda c, u, v: u in rules(v).parents[c],
-                    [lambda c, u, v: c.is_red != u.is_red and u.rank == c.rank + 1,  # Klondike's order everywhere
-                     lambda c, u, v: any(x.rank_name == u.rank_name for x in rules(v).parents[c]),  # no colours
-                     lambda c, u, v: u in rules(KLONDIKE).parents.get(c, ())], 42),
-        "03.differences": (changes, [changes - {"decks"}, changes | {"draw"}, {"decks"}], 42),
-        "03.vera_francese": (vera, [ITALIAN, dataclasses.replace(vera, passes=None),
-                                    dataclasses.replace(vera, columns_follow_foundation_order=True),
-                                    dataclasses.replace(vera, auto_flip=not ITALIAN.auto_flip)], "vera francese"),
         "04.two_aces": (two_aces, [one_ace, Game.from_pysol(PYSOL_LAYOUT), won_2], "two aces"),
         "04.win": (won_pysol, [two_aces, won_10, Game.from_pysol(PYSOL_LAYOUT)], None),
         "05.replay": (won_2, [Game("klondike", 2), won_10, line_2,
@@ -585,7 +530,7 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
 
 
 CASES = {name: case for name, case in _cases().items() if name in EXERCISES}  # (06 and 08 also in their files)
-# Every lesson's cases: this file's, lesson 02b's (test_lesson_engine) and lessons 06, 06b's (test_lesson_stats).
+# Every lesson's cases: this file's, lessons 02-03b's (test_engine_cases) and lessons 06, 06b's (test_lesson_stats).
 EVERY_CASE = {**ENGINE_CASES, **STATS_CASES, **CASES}
 
 
@@ -640,32 +585,6 @@ def test_a_right_number_passes_as_a_numpy_or_pandas_number(name: str, kind: str,
 def test_numbers_given_as_a_numpy_array_are_accepted(name: str, capsys: pytest.CaptureFixture) -> None:
     np = pytest.importorskip("numpy")
     assert feedback(capsys, name, np.array(CASES[name][0]))[0]
-
-
-# --- lesson 02b: messages that name the real difference, and show a position as a diagram ------------------------
-def _waste_moves_foundation_with_a_target(p, targets, wants):
-    """A plausible slip: the waste-to-foundation move given a target, which that kind of move never has."""
-    from solitaire.moves import WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move
-    top = p.waste[-1]
-    found = [Move(WASTE_TO_FOUNDATION, target=0)] if p.variant.waste_to_foundation and top in wants else []
-    return found + [Move(WASTE_TO_COLUMN, target=d) for d in targets.get(top, [])]
-
-
-def test_waste_moves_names_a_field_the_text_would_hide(capsys: pytest.CaptureFixture) -> None:
-    ok, out = feedback(capsys, "02b.waste_moves", _waste_moves_foundation_with_a_target)
-    assert not ok
-    got, want = re.search(r"returned (.*)\n  the kit's answer is (.*)\n", out).groups()
-    assert got != want  # the two lists never read alike
-    assert "missing: Move('w>f')" in out and "Move('w>f', -1, 0)" in out
-
-
-def test_a_draw_that_raises_is_shown_on_a_diagram(capsys: pytest.CaptureFixture) -> None:
-    from solitaire.lessons import lesson02b
-    lesson02b.first_difference = None
-    ok, out = feedback(capsys, "02b.apply_draw", lambda p: p.waste[-1])  # an IndexError on an empty waste
-    assert not ok and "raised IndexError" in out
-    assert "Position(" not in out and "foundations:" in out and " t1 " in out  # a diagram, never the raw repr
-    assert len(out) < 900 and lesson02b.first_difference is not None and not lesson02b.first_difference.waste
 
 
 def test_every_message_shows_a_position_as_a_diagram() -> None:

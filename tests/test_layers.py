@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "solitaire"
-CORE = ["cards", "variants", "state", "moves", "explain", "endgame", "validity"]
+CORE = ["cards", "variants", "state", "moves", "explain", "endgame", "validity", "engine"]
 CORE_MODULES = {"solitaire"} | {f"solitaire.{m}" for m in CORE}
 
 

@@ -164,7 +164,7 @@ def test_no_lesson_module_hands_out_an_answer() -> None:
 def test_wilson_check_refuses_a_wrapper_and_takes_the_precision_the_lesson_prints(capsys) -> None:
     """The old check passed `lambda w, n: wilson(w, n)` and refused the right formula rounded to 3 decimals."""
     ok, out = _said(capsys, "06.wilson", lambda w, n: wilson(w, n))
-    assert not ok and "calls the kit's own wilson" in out
+    assert not ok and "calls the kit's wilson" in out  # switched off while the answer runs (checks.kit_off)
     assert _said(capsys, "06.wilson", lambda k, n: tuple(round(v, 3) for v in _wilson(k, n)))[0]
     ok, out = _said(capsys, "06.wilson", lambda k, n: tuple(round(v, 1) for v in _wilson(k, n)))
     assert not ok and "at least 3" in out

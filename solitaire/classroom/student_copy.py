@@ -18,6 +18,8 @@ import re
 import sys
 from pathlib import Path
 
+from ..lessons.checks import without_kit_answers
+
 SOLUTION_TAG = "solution"
 STUB_MARK = "# your code here"
 
@@ -90,6 +92,7 @@ def student_notebook(nb: dict) -> dict:
                               if SOLUTION_TAG not in c.get("metadata", {}).get("tags", []))
             cell["source"] = stub_for("".join(cell["source"]), set(re.findall(r"[A-Za-z_]\w*", later))).rstrip("\n")
     for cell in code:
+        cell["source"] = without_kit_answers("".join(cell["source"]))  # the kit's answers: teacher's copy only
         cell["outputs"] = []
         cell["execution_count"] = None
         cell.get("metadata", {}).pop("execution", None)

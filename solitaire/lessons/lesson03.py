@@ -1,39 +1,80 @@
-"""Checks for the exercises of lesson 03 (variants), registered with ``solitaire.lessons.check``."""
+"""Checks for the exercises of lessons 03 (variants) and 03b (new games), registered with ``check``.
+
+The functions are tried on games the lessons never show: variants made from the three games by changing a few
+rules at random (``random.Random`` with the checker's own seed).
+"""
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
-from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import Verdict, NotAnswered, exercise, texts, same_set
+from ..moves import rules
+from ..variants import ITALIAN, KLONDIKE, SOLIJOY, InvalidVariantError, Variant
+from .checks import NotAnswered, Verdict
+from .pieces import register, run_student
+
+CHOICES = {"decks": (1, 2), "empty_column_ranks": (None, ("K",), ("A",), ("Q", "K")), "build": ("alternate", "suit", "any"),
+           "columns_follow_foundation_order": (False, True), "waste_to_foundation": (False, True),
+           "foundation_to_tableau": (False, True), "draw": (1, 2, 3), "passes": (None, 1, 2, 3),
+           "auto_flip": (False, True), "aces_aside": (False, True), "draw_only_when_stuck": (False, True)}
 
 
-@exercise("03.differences", "Which rule fields does SoliJoy change from Klondike? (a set of field names)")
-def _differences(answer: Any) -> Verdict:
-    got = set(texts(answer, "field names")) - {"name"}  # the name is not a rule: with or without it is fine
-    return same_set(got, set(SOLIJOY.changes_from(KLONDIKE)) - {"name"}, "rules SoliJoy changes",
-                     hint="Compare the two variants field by field (the rules table of this lesson).")
+def hidden_variants(seed: int = 38, n: int = 120) -> list[Variant]:
+    """``n`` games no lesson shows: one of the three, with one to four rules changed at random (``seed``)."""
+    rng, found = random.Random(seed), []
+    while len(found) < n:
+        base = rng.choice([KLONDIKE, SOLIJOY, ITALIAN])
+        changes = {k: rng.choice(CHOICES[k]) for k in rng.sample(sorted(CHOICES), rng.randint(1, 4))}
+        if rng.random() < 0.2:
+            changes["ranks"] = tuple(reversed(base.ranks))
+        try:
+            found.append(dataclasses.replace(base, name=f"hidden game {len(found)}", **changes))
+        except InvalidVariantError:
+            continue
+    return found
 
 
-@exercise("03.vera_francese", "Build 'la vera francese' from ITALIAN with dataclasses.replace: foundations "
-                              "A 7 8 9 10 J Q K, columns built down (K Q J ... 8 7) as in Klondike, only Kings on "
-                              "empty columns, and two passes through the stock.")
-def _vera_francese(v: Any) -> Verdict:
-    if not isinstance(v, Variant):
-        raise NotAnswered(f"expected a Variant (made with dataclasses.replace), got {type(v).__name__} {v!r}")
-    wanted = {"ranks": ("A", "7", "8", "9", "10", "J", "Q", "K"), "empty_column_ranks": ("K",),
-              "columns_follow_foundation_order": False, "passes": 2}  # computed here, not importable as an answer
-    hints = {"ranks": "the foundations go A 7 8 9 10 J Q K (the Ace is low)",
-             "empty_column_ranks": "only a King may start an empty column",
-             "columns_follow_foundation_order": "the columns are built down, against the foundations, as in "
-                                                "Klondike: which field says which way columns go?",
-             "passes": "the stock may be gone through twice"}
-    wrong = [f"{k} is not right yet ({hints[k]})" for k, w in wanted.items() if getattr(v, k) != w]
-    if wrong:
-        return Verdict(False, "; ".join(wrong) + ".")
-    kept = {f.name for f in dataclasses.fields(Variant)} - set(wanted) - {"name"}
-    changed = sorted(k for k in kept if getattr(v, k) != getattr(ITALIAN, k))
-    if changed:
-        return Verdict(False, f"the four rules are right, but you also changed {', '.join(changed)} from ITALIAN.")
-    return Verdict(True, "ranks, column direction, empty columns and passes are right, and every other rule is "
-                         "ITALIAN's.")
+def _as_names(got: Any) -> set[str]:
+    if isinstance(got, (str, bytes)) or not hasattr(got, "__iter__"):
+        raise NotAnswered(f"differences(a, b) should return a set of field names, got {type(got).__name__} {got!r}")
+    return set(map(str, got)) - {"name"}  # the name is not a rule: with or without it is fine
+
+
+@register("03.differences", "Write differences(a, b): the set of rule fields (names) in which two games differ.",
+          pieces=(Variant.changes_from,))
+def _differences(fn: Any) -> Verdict:
+    games = hidden_variants()
+    pairs = [(a, b) for a, b in zip(games, games[1:] + games[:1])] + [(KLONDIKE, SOLIJOY), (ITALIAN, KLONDIKE)]
+    pairs.append((games[0], dataclasses.replace(games[0], name="the same rules, another name")))
+    answers = run_student(fn, pairs)
+    for (a, b), got in zip(pairs, answers):
+        want = {f.name for f in dataclasses.fields(Variant) if f.name != "name" and getattr(a, f.name) != getattr(b, f.name)}
+        got = _as_names(got)
+        if got != want:
+            missing, extra = sorted(want - got), sorted(got - want)
+            said = ([f"missing: {', '.join(missing)}"] if missing else []) + \
+                   ([f"not different: {', '.join(extra)}"] if extra else [])
+            return Verdict(False, f"for the games {a!r}\n  and {b!r}\n  differences returned {sorted(got)}; "
+                                  f"{'; '.join(said)}.")
+    return Verdict(True, f"differences is right on all {len(pairs)} pairs of games (games no lesson shows, "
+                         "made from the three by changing a few rules).")
+
+
+@register("03b.useless_starters", "Write useless_starters(v): the ranks (in the order of v.ranks) that may start an "
+                                  "empty column but on which no card can ever be built in a column.",
+          pieces=(rules, Variant.column_rule), shows=(rules, "def kit_fits", "return"))
+def _useless_starters(fn: Any) -> Verdict:
+    games = hidden_variants(seed=3803, n=150)
+    answers = run_student(fn, [(v,) for v in games])
+    for v, got in zip(games, answers):
+        r = rules(v)
+        firsts = {c.rank_name: c for c in reversed(r.starters)}
+        want = [rank for rank in v.ranks if rank in firsts and not r.children[firsts[rank]]]
+        if isinstance(got, (str, bytes)) or not hasattr(got, "__iter__"):
+            raise NotAnswered(f"useless_starters(v) should return a list of ranks, got {type(got).__name__} {got!r}")
+        if list(got) != want:
+            return Verdict(False, f"for the game {v!r}\n  ({v.column_rule()}; {v.empty_column_rule()})\n  "
+                                  f"useless_starters returned {list(got)!r}, but the useless starters are {want!r}.")
+    return Verdict(True, f"useless_starters is right on all {len(games)} games (made from the three by changing a few "
+                         "rules; no lesson shows them).")

@@ -45,7 +45,8 @@ def _lead(mine: tuple[bool, ...], theirs: tuple[bool, ...]) -> tuple[int, int, f
 @exercise("05.strategy", f"Write a strategy that beats random play on Klondike deals {STRATEGY_DEALS.start}-"
                          f"{STRATEGY_DEALS.stop - 1}: among the deals only one of the two wins, yours must win so many "
                          f"more that a sign test finds the lead (p < {SIGNIFICANCE}). An object with a name and "
-                         "choose(obs, moves) -> one of moves, or a plain function (obs, moves) -> move.")
+                         "choose(obs, moves) -> one of moves, or a plain function (obs, moves) -> move.",
+          pieces=[f"solitaire.players.GreedyStrategy.{m}" for m in ("choose", "rank", "rule")], shows=())
 def _strategy(answer: Any) -> Verdict:
     """Plays the student's strategy, random and greedy on the same deals; passes a lead over random that a sign
     test on those deals finds at p < 0.05 (a random player with another seed wins about as often, and fails)."""

@@ -36,7 +36,7 @@ def _pairs(answer: Any) -> list[tuple[int, int, tuple[float, float]]]:
 
 @exercise("06.wilson", "Write my_wilson(wins, games) that returns the 95% Wilson interval (low, high) for a win "
                        "rate, using the formula of lesson 06 with z = 1.96 (rounding the ends to 3 decimals or "
-                       "more is fine).")
+                       "more is fine).", pieces=["solitaire.stats.wilson"])
 def _wilson(answer: Any) -> Verdict:
     from ..stats import wilson  # pandas is needed only here
     kit = wilson if answer is wilson else calls_into(answer, (3, 10), [wilson])

@@ -6,6 +6,7 @@ the selection, the highlight and the last message) and the front end (``table.js
 """
 from __future__ import annotations
 
+from ..engine import Engine
 from ..game import Game
 from ..validity import validate
 from ..variants import Variant
@@ -16,12 +17,16 @@ from .table import GameWidget
 __all__ = ["GameWidget", "Selection", "play", "safe_foundation_move"]
 
 
-def play(game: Game | str | Variant = "klondike", seed: int = 0, **options) -> GameWidget:
+def play(game: Game | str | Variant = "klondike", seed: int = 0, *, use: Engine | None = None, **options) -> GameWidget:
     """Show a game as a card table: a new deal, ``solitaire.play("klondike", seed=1)``, or a game already
     made, ``solitaire.play(Game.from_pysol(layout))`` (the table plays on that very Game; ``seed`` is then unused).
 
     ``options`` go to the table: ``theme="dark"`` (or "light", "auto"), ``four_colour=True``, and
     ``aids=False`` for a table to play by hand (no Solution, Auto-finish or Win chance buttons).
+
+    ``use=solitaire.use(waste_moves=my_waste_moves)`` plays on the rules with a student's piece in place of the
+    kit's (``solitaire.engine``): a wrong piece shows as a move the table offers and the rules refuse, or as a
+    legal move it refuses. Such a table has no aids (the solver plays by the kit's rules), unless ``aids=True``.
 
     >>> table = play("klondike", seed=1, aids=False)
     >>> table.show_solution(); table.message
@@ -31,8 +36,14 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, **options) -> G
         solitaire.validity.InvalidPositionError: (a ValueError) for a game whose start or position no game of its
             variant could reach, naming each reason (``solitaire.validity.status``).
     """
+    if use is not None and not isinstance(use, Engine):
+        raise TypeError(f"use= takes an engine made with solitaire.use(...), not {type(use).__name__} {use!r}")
+    if use is not None:
+        options.setdefault("aids", False)
     if isinstance(game, Game):
         for position in (game.start, game.position):  # a table shows only what play could reach
             validate(position)
+        if use is not None:
+            game.engine, game._legal = use, None
         return GameWidget(game, **options)
-    return GameWidget(Game(game, seed), **options)
+    return GameWidget(Game(game, seed, engine=use), **options)

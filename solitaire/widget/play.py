@@ -10,9 +10,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..explain import explain_illegal
 from ..game import Game
 from ..moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move)
+                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, legal_moves)
 from ..notation import Pile, move_from_text, parse_pile
 from ..variants import Variant
 from .base import Selection, TableBase
@@ -83,7 +84,11 @@ class PlayMixin(TableBase):
         except IllegalMoveError as exc:
             self._say(str(exc), "error")
             return False
-        self._say(f"{move}: {describe(before, self.game.position, move)}", "ok")
+        said = f"{move}: {describe(before, self.game.position, move)}"
+        wrong = self.game.engine is not None and move not in legal_moves(before)
+        if wrong:  # the table runs on a student's piece, and that piece let through a move the rules refuse
+            said += f". But the kit's rules refuse it: {explain_illegal(before, move) or 'it is not legal'}"
+        self._say(said, "error" if wrong else "ok")
         return True
 
     @guarded
@@ -260,7 +265,7 @@ class PlayMixin(TableBase):
     def new_deal(self) -> None:
         """Deal the next seed of the same variant."""
         following = (self.game.seed if self.game.seed is not None else -1) + 1
-        self._set_game(Game(self.game.variant, following % 2 ** 64))  # after the last seed, 2**64 - 1, comes 0
+        self._set_game(Game(self.game.variant, following % 2 ** 64, engine=self.game.engine))  # after the last seed, 2**64 - 1, comes 0
 
     @guarded
     def new_game(self, variant: str | Variant | None = None, seed: int | None = None) -> None:
@@ -268,7 +273,7 @@ class PlayMixin(TableBase):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"the seed must be a whole number, not {seed!r}")
         self._set_game(Game(self.game.variant if variant is None else variant,
-                            (self.game.seed or 0) if seed is None else seed))
+                            (self.game.seed or 0) if seed is None else seed, engine=self.game.engine))
 
     @guarded
     def set_game(self, game: Game) -> None:

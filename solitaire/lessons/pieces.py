@@ -1,0 +1,155 @@
+"""What the checks of lessons 02–02c share: hidden positions to try a student's piece of the engine on, running
+it with the kit's own piece switched off, and a playout that finds the first move where an engine on the
+student's piece parts from the kit's rules (the move the card table would get wrong).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from typing import Any, Callable
+
+from ..engine import Engine
+from ..moves import Move, apply, legal_moves
+from ..render import text_diagram
+from ..state import Position, deal
+from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
+from .checks import NotAnswered, exercise, student_running
+
+KLONDIKE_DRAW_3 = Variant("Klondike draw 3", draw=3)
+ONE_PASS = Variant("Klondike, one pass", passes=1)
+THREE_PASSES_DRAW_3 = Variant("Klondike draw 3, three passes", draw=3, passes=3)
+CARDS_COME_BACK = Variant("Klondike, cards come back", foundation_to_tableau=True)
+CHECKED_VARIANTS = (KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3, ONE_PASS, THREE_PASSES_DRAW_3)
+HIDDEN_SEEDS = 7_000_000  # the checks' playouts start at this deal: no lesson shows these deals
+POSITIONS_PER_VARIANT = 400
+
+
+def register(name: str, question: str, pieces: tuple, shows: Any = None) -> Callable:
+    """``exercise(name, question, pieces=pieces, shows=shows)``: while the student's function runs, ``pieces``
+    (the kit's own version and what reaches it) are switched off; ``shows`` is printed once the answer is right."""
+    return exercise(name, question, pieces=pieces, shows=shows)
+
+
+@lru_cache(maxsize=32)
+def playout_positions(variant: Variant, wanted: str = "", n: int = POSITIONS_PER_VARIANT) -> tuple[Position, ...]:
+    """``n`` positions of ``variant`` met in seeded random playouts of hidden deals (moves picked by
+    ``random.Random(seed)``, at most 80 moves a deal), keeping those with cards in the pile ``wanted``
+    ("waste", "stock", or "" for any). The same positions on every run and every machine.
+
+    >>> len(playout_positions(KLONDIKE, "waste", 5)), all(p.waste for p in playout_positions(KLONDIKE, "waste", 5))
+    (5, True)
+    """
+    found: list[Position] = []
+    seed = HIDDEN_SEEDS
+    while len(found) < n:
+        p, rng = deal(variant, seed), random.Random(seed)
+        for _ in range(80):
+            if not wanted or getattr(p, wanted):
+                found.append(p)
+            moves = legal_moves(p)
+            if not moves or len(found) >= n:
+                break
+            p = apply(p, rng.choice(moves))
+        seed += 1
+    return tuple(found[:n])
+
+
+def run_student(fn: Any, calls: list[tuple]) -> list[Any]:
+    """The student's ``fn`` called on each argument tuple in ``calls``, with the exercise's kit pieces switched
+    off. A call that raises stops the run with NotAnswered naming the position it was called on."""
+    if not callable(fn):
+        raise NotAnswered(f"expected a function (its name, without brackets), got {type(fn).__name__} {fn!r}")
+    results, failed = [], None
+    with student_running():
+        for args in calls:
+            try:
+                results.append(fn(*args))
+            except NotImplementedError:
+                raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") from None
+            except Exception as e:  # noqa: BLE001 - the student's code may raise anything
+                failed = (args[0], e)
+                break
+    if failed:
+        p, e = failed
+        raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  on this {p.variant.name} position:\n"
+                          f"{text_diagram(p)}")
+    return results
+
+
+def missing_and_extra(got: list[Move], want: list[Move]) -> str:
+    """Which moves the kit lists and the student's answer does not, and the other way round."""
+    missing, extra = Counter(want) - Counter(got), Counter(got) - Counter(want)
+    said = [f"  missing: {', '.join(str(m) for m in missing)}"] if missing else []
+    said += [f"  not legal here, or listed too often: {', '.join(str(m) for m in extra.elements())}"] if extra else []
+    return "\n".join(said)
+
+
+def as_moves(got: Any, call: str) -> list[Move]:
+    """``got`` as a list of Moves, or NotAnswered saying what it is instead."""
+    if isinstance(got, (str, bytes, Move)) or not hasattr(got, "__iter__"):
+        raise NotAnswered(f"{call} should return a list of Move values, got {type(got).__name__} {got!r}")
+    moves = list(got)
+    wrong = [m for m in moves if not isinstance(m, Move)]
+    if wrong:
+        raise NotAnswered(f"{call} returned {wrong[0]!r}, which is not a Move: make one with Move(kind, source, "
+                          "target, count), e.g. Move(DRAW)")
+    return moves
+
+
+def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range = range(100), moves: int = 200,
+                     seed: int = 2026) -> str:
+    """Random playouts on ``engine`` (moves picked by ``random.Random(seed)``) until a position where its moves
+    are not the kit's: what a card table on the engine would get wrong there, in a sentence.
+
+    >>> from solitaire.engine import use
+    >>> print(first_wrong_move(use(), seeds=range(3)))
+    in 3 deals of Klondike (up to 200 random moves each) the engine always lists the kit's moves
+    """
+    rng = random.Random(seed)
+    for s in seeds:
+        p = deal(variant, s)
+        for n in range(moves):
+            theirs, kit = engine.legal_moves(p), legal_moves(p)
+            if Counter(theirs) != Counter(kit):
+                extra = [str(m) for m in theirs if m not in kit]
+                missing = [str(m) for m in kit if m not in theirs]
+                said = f"deal {s} of {variant.name}, after {n} random moves: "
+                return said + "; ".join(([f"it offers {', '.join(extra)}, which the rules refuse"] if extra else [])
+                                        + ([f"it leaves out {', '.join(missing)}"] if missing else []))
+            if not theirs:
+                break
+            m = rng.choice(theirs)
+            q = engine.apply(p, m)
+            kit_q = apply(p, m)
+            if q != kit_q:
+                return f"deal {s} of {variant.name}, after {n} random moves: {m} " + _what_differs(q, kit_q)
+            p = q
+    return (f"in {len(seeds)} deals of {variant.name} (up to {moves} random moves each) the engine always lists "
+            "the kit's moves")
+
+
+def _what_differs(got: Position, want: Position) -> str:
+    """The piles in which two positions differ, in words (the stock and waste in full, bottom first)."""
+    said = []
+    for pile in ("stock", "waste"):
+        if getattr(got, pile) != getattr(want, pile):
+            said.append(f"leaves the {pile} as {' '.join(map(str, getattr(got, pile))) or '(empty)'}, the rules "
+                        f"as {' '.join(map(str, getattr(want, pile))) or '(empty)'}")
+    return "; ".join(said) or "makes a position the rules do not"
+
+
+def try_it(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, or a line saying it is not written yet (a lesson's stub raises NotImplementedError), so a
+    cell that tries a student's function runs in a student's copy too.
+
+    >>> def unwritten(v):
+    ...     raise NotImplementedError
+    >>> try_it(unwritten, KLONDIKE)
+    unwritten is not written yet: write it in the cell above
+    """
+    try:
+        return fn(*args)
+    except NotImplementedError:
+        print(f"{getattr(fn, '__name__', 'the function')} is not written yet: write it in the cell above")
+        return None

@@ -1,0 +1,390 @@
+"""Lessons 02-03b, where the student writes a piece of the engine and the engine then runs on it.
+
+``CASES`` (joined with the other lessons' in test_exercises): exercise id -> (right answer, wrong answers,
+nonsense). The wrong answers include the ones the checks of before issue 38 accepted: wrappers around the kit's
+own piece (``rules(v).parents``, ``moves._waste_moves``, ``apply(p, Move(DRAW))``), a copy of its source, and
+first versions that are right only on the lesson's own deal. Below them, the engine: ``solitaire.use`` and a
+card table on a student's piece, which shows a wrong piece as a wrong move.
+"""
+from __future__ import annotations
+
+import inspect
+import random
+from dataclasses import asdict
+
+import pytest
+
+import solitaire
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Variant, apply, deal, legal_moves
+from solitaire import moves as kit
+from solitaire.engine import Engine, use
+from solitaire.lessons import check
+from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, playout_positions
+from solitaire.moves import (DRAW, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, _stock_moves,
+                             _waste_moves, rules)
+
+
+# --- 02.stock_moves ------------------------------------------------------------------------------------------
+def stock_moves(p):
+    if p.stock:
+        return [Move(DRAW)]
+    passes = p.variant.passes
+    if p.waste and (passes is None or p.recycles < passes - 1):
+        return [Move(RECYCLE)]
+    return []
+
+
+def stock_moves_first(p):  # the lesson's first version: forgets the passes
+    if p.stock:
+        return [Move(DRAW)]
+    return [Move(RECYCLE)] if p.waste else []
+
+
+def stock_moves_off_by_one(p):  # one pass too many: recycles < passes
+    if p.stock:
+        return [Move(DRAW)]
+    passes = p.variant.passes
+    return [Move(RECYCLE)] if p.waste and (passes is None or p.recycles < passes) else []
+
+
+def stock_moves_empty_waste(p):  # recycles an empty waste
+    if p.stock:
+        return [Move(DRAW)]
+    passes = p.variant.passes
+    return [Move(RECYCLE)] if passes is None or p.recycles < passes - 1 else []
+
+
+# --- 02a.fits -------------------------------------------------------------------------------------------------
+def fits(card, under, variant):
+    order = list(variant.ranks)
+    step = -1 if variant.columns_follow_foundation_order else 1
+    if variant.build == "alternate":
+        colour_ok = card.is_red != under.is_red
+    elif variant.build == "suit":
+        colour_ok = card.suit == under.suit
+    else:
+        colour_ok = True
+    return colour_ok and order.index(under.rank_name) == order.index(card.rank_name) + step
+
+
+def fits_klondike(card, under, variant):  # the lesson's first version
+    order = list(variant.ranks)
+    return card.is_red != under.is_red and order.index(under.rank_name) == order.index(card.rank_name) + 1
+
+
+def fits_always_alternate(card, under, variant):  # right in the three games, wrong where build is "suit"
+    order = list(variant.ranks)
+    step = -1 if variant.columns_follow_foundation_order else 1
+    return card.is_red != under.is_red and order.index(under.rank_name) == order.index(card.rank_name) + step
+
+
+def fits_wrapper(card, under, variant):  # passed before issue 38
+    return under in rules(variant).parents[card]
+
+
+def fits_by_explain(card, under, variant):  # asks the kit's explanations instead
+    from solitaire.explain import explain_illegal
+    return explain_illegal is not None and under in kit.rules(variant).children.get(card, ())
+
+
+# --- 02b.waste_moves -----------------------------------------------------------------------------------------
+def waste_moves(p, targets, wants):
+    top = p.waste[-1]
+    found = []
+    if p.variant.waste_to_foundation and top in wants:
+        found.append(Move(WASTE_TO_FOUNDATION))
+    for d in targets.get(top, []):
+        found.append(Move(WASTE_TO_COLUMN, target=d))
+    return found
+
+
+def waste_moves_first(p, targets, wants):  # the lesson's first version: forgets SoliJoy's rule
+    top = p.waste[-1]
+    return ([Move(WASTE_TO_FOUNDATION)] if top in wants else []) + [Move(WASTE_TO_COLUMN, target=d)
+                                                                     for d in targets.get(top, [])]
+
+
+def waste_moves_first_column(p, targets, wants):  # only the first column that takes the card
+    found = waste_moves(p, targets, wants)
+    return [m for m in found if m.kind != WASTE_TO_COLUMN] + [m for m in found if m.kind == WASTE_TO_COLUMN][:1]
+
+
+def waste_moves_twice(p, targets, wants):
+    return waste_moves(p, targets, wants) * 2
+
+
+def waste_moves_numbered_from_1(p, targets, wants):
+    return [m._replace(target=m.target + 1) if m.kind == WASTE_TO_COLUMN else m for m in waste_moves(p, targets, wants)]
+
+
+def waste_moves_wrapper(p, targets, wants):  # passed before issue 38
+    return _waste_moves(p, rules(p.variant), targets, wants)
+
+
+def waste_moves_from_legal_moves(p, targets, wants):  # filters the kit's whole list
+    return [m for m in legal_moves(p) if m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION)]
+
+
+# --- 02c.draw -------------------------------------------------------------------------------------------------
+def draw(p):
+    n = min(p.variant.draw, len(p.stock))
+    drawn = p.stock[-n:]
+    return p._replace(stock=p.stock[:-n], waste=p.waste + drawn[::-1])
+
+
+def draw_one(p):  # the lesson's first version
+    return p._replace(stock=p.stock[:-1], waste=p.waste + p.stock[-1:])
+
+
+def draw_unreversed(p):
+    n = min(p.variant.draw, len(p.stock))
+    return p._replace(stock=p.stock[:-n], waste=p.waste + p.stock[-n:])
+
+
+def draw_from_bottom(p):
+    return p._replace(stock=p.stock[1:], waste=p.waste + p.stock[:1])
+
+
+def draw_three_always(p):  # ignores a short stock: takes the variant's count whatever is left
+    n = p.variant.draw
+    return p._replace(stock=p.stock[:-n] if n < len(p.stock) else (), waste=p.waste + p.stock[-n:][::-1][:1] * n)
+
+
+def draw_wrapper(p):  # passed before issue 38
+    return apply(p, Move(DRAW))
+
+
+def _copied_draw():
+    """The kit's _draw, renamed and given a default second argument, made with exec (no source kept)."""
+    source = inspect.getsource(kit._draw).replace("def _draw(p: Position, m: Move)", "def my_draw(p, m=None)")
+    namespace = dict(vars(kit))
+    exec(source, namespace)  # noqa: S102 - the test makes the copy a student might
+    return namespace["my_draw"]
+
+
+# --- 03.differences, 03b -------------------------------------------------------------------------------------
+def differences(a, b):
+    a_rules, b_rules = asdict(a), asdict(b)
+    return {field for field in a_rules if field != "name" and a_rules[field] != b_rules[field]}
+
+
+def differences_with_name(a, b):  # keeps the name in: fine, the name is not a rule
+    a_rules, b_rules = asdict(a), asdict(b)
+    return {field for field in a_rules if a_rules[field] != b_rules[field]}
+
+
+def differences_klondike_soli(a, b):  # the one answer the old exercise wanted, whatever the games
+    return {"decks", "columns", "empty_column_ranks", "waste_to_foundation"}
+
+
+def differences_first_fields(a, b):  # stops at the first difference
+    a_rules, b_rules = asdict(a), asdict(b)
+    return next(({f} for f in a_rules if f != "name" and a_rules[f] != b_rules[f]), set())
+
+
+def differences_wrapper(a, b):
+    return set(a.changes_from(b))
+
+
+def useless_starters(v):
+    step = -1 if v.columns_follow_foundation_order else 1
+    useless = []
+    for i, rank in enumerate(v.ranks):
+        may_start = v.empty_column_ranks is None or rank in v.empty_column_ranks
+        if may_start and not 0 <= i - step < len(v.ranks):
+            useless.append(rank)
+    return useless
+
+
+def useless_starters_first(v):  # the lesson's first version: columns going down only
+    first = v.ranks[0]
+    return [first] if v.empty_column_ranks is None or first in v.empty_column_ranks else []
+
+
+def useless_starters_wrong_end(v):  # the direction the wrong way round
+    step = 1 if v.columns_follow_foundation_order else -1
+    return [r for i, r in enumerate(v.ranks) if (v.empty_column_ranks is None or r in v.empty_column_ranks)
+            and not 0 <= i - step < len(v.ranks)]
+
+
+def useless_starters_wrapper(v):
+    r = rules(v)
+    return list(dict.fromkeys(c.rank_name for c in r.starters if not r.children[c]))
+
+
+CASES = {
+    "02.stock_moves": (stock_moves, [stock_moves_first, stock_moves_off_by_one, stock_moves_empty_waste,
+                                     lambda p: _stock_moves(p, rules(p.variant)),
+                                     lambda p: [m for m in Game.from_position(p).legal_moves() if m.kind in
+                                                (DRAW, RECYCLE)],
+                                     lambda p: [Move(DRAW)] if p.stock else [Move(RECYCLE)] * (
+                                         bool(p.waste) and kit.passes_left(p))], "draw"),
+    "02a.fits": (fits, [fits_klondike, fits_always_alternate, fits_wrapper, fits_by_explain], 42),
+    "02b.waste_moves": (waste_moves, [waste_moves_first, waste_moves_first_column, waste_moves_twice,
+                                      waste_moves_numbered_from_1, waste_moves_wrapper, waste_moves_from_legal_moves,
+                                      lambda p, t, w: Engine().legal_moves(p)[-1:]], "w>f"),
+    "02c.draw": (draw, [draw_one, draw_unreversed, draw_from_bottom, draw_three_always, draw_wrapper,
+                        lambda p: use().apply(p, Move(DRAW)), _copied_draw()], 42),
+    "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper],
+                       {"decks"}),
+    "03b.useless_starters": (useless_starters, [useless_starters_first, useless_starters_wrong_end,
+                                                useless_starters_wrapper, lambda v: ["K"]], 42),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_right_answer_passes(name: str, capsys: pytest.CaptureFixture) -> None:
+    assert check(name, CASES[name][0])
+    assert capsys.readouterr().out.startswith("✔ Right:")
+
+
+@pytest.mark.parametrize("name,wrong", [(n, w) for n, (_, wrongs, nonsense) in CASES.items()
+                                        for w in [*wrongs, nonsense]],
+                         ids=lambda x: getattr(x, "__name__", repr(x)[:30]))
+def test_wrong_answer_is_refused(name: str, wrong, capsys: pytest.CaptureFixture) -> None:
+    assert not check(name, wrong)
+    assert capsys.readouterr().out.startswith("✘ Not yet:")
+
+
+def test_the_name_may_be_left_in(capsys: pytest.CaptureFixture) -> None:
+    assert check("03.differences", differences_with_name)
+
+
+@pytest.mark.parametrize("name,wrapper", [("02a.fits", fits_wrapper), ("02b.waste_moves", waste_moves_wrapper),
+                                          ("02c.draw", draw_wrapper), ("02.stock_moves", CASES["02.stock_moves"][1][3])])
+def test_a_wrapper_is_told_it_called_the_kit(name: str, wrapper, capsys: pytest.CaptureFixture) -> None:
+    assert not check(name, wrapper)
+    out = capsys.readouterr().out
+    assert "your answer calls the kit's" in out and "switched off" in out
+
+
+def test_a_copy_is_named_a_copy(capsys: pytest.CaptureFixture) -> None:
+    assert not check("02c.draw", _copied_draw())
+    assert "copy of the kit's _draw" in capsys.readouterr().out
+
+
+def test_a_first_version_is_refused_on_a_game_the_lesson_never_plays(capsys: pytest.CaptureFixture) -> None:
+    check("02.stock_moves", stock_moves_first)
+    out = capsys.readouterr().out
+    assert "one pass" in out and "returned ['recycle'], the rules allow []" in out
+    check("02b.waste_moves", waste_moves_first)
+    out = capsys.readouterr().out
+    assert "SoliJoy" in out and "returned ['w>f']" in out and "foundations:" in out
+    from solitaire.lessons import lesson02b
+    assert lesson02b.first_difference.variant == SOLIJOY
+
+
+def test_a_draw_that_raises_is_shown_on_a_diagram(capsys: pytest.CaptureFixture) -> None:
+    assert not check("02c.draw", lambda p: p.waste[-1])  # an IndexError on an empty waste
+    out = capsys.readouterr().out
+    assert "raised IndexError" in out and "Position(" not in out and "foundations:" in out
+
+
+def test_hidden_positions_are_reproducible_and_not_the_lessons_deals() -> None:
+    waste = playout_positions(KLONDIKE, "waste")
+    assert playout_positions.__wrapped__(KLONDIKE, "waste") == waste and len(set(waste)) > 300
+    assert deal(KLONDIKE, 32) not in playout_positions(KLONDIKE) and deal(KLONDIKE, 7) not in playout_positions(KLONDIKE)
+    assert any(len(p.stock) < 3 for p in playout_positions(KLONDIKE_DRAW_3, "stock"))
+
+
+# --- the engine on a student's piece ---------------------------------------------------------------------------
+def test_the_engine_on_the_kits_pieces_is_the_kit() -> None:
+    engine, rng = Engine(), random.Random(5)
+    for v in (KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3):
+        p = deal(v, 11)
+        for _ in range(150):
+            assert engine.legal_moves(p) == legal_moves(p)
+            if not legal_moves(p):
+                break
+            m = rng.choice(legal_moves(p))
+            assert engine.apply(p, m) == apply(p, m)
+            p = apply(p, m)
+
+
+def test_right_pieces_play_as_the_kit() -> None:
+    engine = use(fits=fits, waste_moves=waste_moves, stock_moves=stock_moves, draw=draw)
+    for v in (KLONDIKE, SOLIJOY, ITALIAN, ONE_PASS):
+        assert "always lists the kit's moves" in first_wrong_move(engine, v, seeds=range(5))
+
+
+def test_a_wrong_piece_shows_as_a_wrong_move() -> None:
+    said = first_wrong_move(use(waste_moves=waste_moves_first), SOLIJOY)
+    assert "it offers w>f, which the rules refuse" in said
+    assert "it leaves out" in first_wrong_move(use(fits=fits_klondike), ITALIAN)
+    assert "waste as" in first_wrong_move(use(draw=draw_one), KLONDIKE_DRAW_3)
+
+
+def soli_ace_game(engine) -> Game:
+    """SoliJoy deal 0 after 13 draws, whose waste shows an Ace (lesson 03), on ``engine``."""
+    game = Game("solijoy", 0, engine=engine)
+    for _ in range(13):
+        game.play("draw")
+    assert game.position.waste[-1].rank_name == "A"
+    return game
+
+
+def test_a_game_on_a_wrong_piece_plays_a_move_the_rules_refuse() -> None:
+    game = soli_ace_game(use(waste_moves=waste_moves_first))
+    assert Move(WASTE_TO_FOUNDATION) in game.legal_moves() and Move(WASTE_TO_FOUNDATION) not in legal_moves(game.position)
+    game.play("w>f")
+    assert game.position.on_foundations() == 1
+    right = soli_ace_game(None)
+    with pytest.raises(IllegalMoveError, match="may go only to a column"):
+        right.play("w>f")
+
+
+def test_a_game_on_a_piece_that_misses_a_move_says_which_piece() -> None:
+    def no_waste_moves(p, targets, wants):
+        return []
+    game = Game("klondike", 32, engine=use(waste_moves=no_waste_moves))
+    game.play_all(["t2>f", "flip t2", "t1>t2", "t2>t4:2", "draw"])
+    with pytest.raises(IllegalMoveError, match="the kit's rules allow it, but your waste_moves does not list it"):
+        game.play("w>t6")
+
+
+def test_the_table_says_when_the_rules_refuse_a_move_it_played() -> None:
+    table = solitaire.play(soli_ace_game(use(waste_moves=waste_moves_first)))
+    table.double_click("waste")
+    assert table.game.position.on_foundations() == 1
+    assert "But the kit's rules refuse it" in table.message and "only to a column" in table.message
+    right = solitaire.play(soli_ace_game(None))
+    right.double_click("waste")
+    assert right.game.position.on_foundations() == 0
+
+
+def test_a_table_on_a_students_piece_keeps_it_for_new_deals_and_has_no_aids() -> None:
+    engine = use(stock_moves=stock_moves)
+    table = solitaire.play(ONE_PASS, 32, use=engine)
+    assert table.game.engine is engine and not table.aids
+    table.new_deal()
+    assert table.game.engine is engine and table.game.seed == 33
+    assert table.game.copy().engine is engine
+
+
+def test_a_stub_plays_by_the_kits_piece() -> None:
+    def unwritten(p, targets, wants):
+        raise NotImplementedError
+
+    def unwritten_fits(card, under, variant):
+        raise NotImplementedError
+    engine = use(fits=unwritten_fits, waste_moves=unwritten)
+    assert "always lists the kit's moves" in first_wrong_move(engine, KLONDIKE, seeds=range(3))
+    assert engine.unwritten == {"fits", "waste_moves"}
+
+
+def test_bad_pieces_get_one_line_errors() -> None:
+    with pytest.raises(TypeError, match="waste_moves should be a function"):
+        use(waste_moves=[])
+    with pytest.raises(TypeError, match="use= takes an engine made with solitaire.use"):
+        solitaire.play("klondike", 1, use=waste_moves)
+
+
+def test_rules_compiled_with_a_given_fits() -> None:
+    assert rules(KLONDIKE, fits).parents == rules(KLONDIKE).parents
+    assert rules(ITALIAN, fits).children == rules(ITALIAN).children
+    assert rules(ITALIAN, fits_klondike).parents != rules(ITALIAN).parents
+
+
+def test_a_variant_made_anew_is_no_other_game() -> None:
+    assert Variant("Klondike, one pass", passes=1) == ONE_PASS and ONE_PASS.changes_from(KLONDIKE) == {
+        "name": "Klondike, one pass", "passes": 1}
