@@ -55,7 +55,11 @@ def fresh_venv(folder: Path, wheel: Path) -> Path:
     purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], folder).strip())
     borrowed = [sysconfig.get_paths()["purelib"], *site.getsitepackages()]
     (purelib / "borrowed-libraries.pth").write_text("\n".join(dict.fromkeys(borrowed)) + "\n", encoding="utf-8")
-    _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel], folder)
+    # --ignore-installed: the borrowed libraries may hold the clone's own editable install (CI's), which pip would
+    # otherwise take as the kit already there; PYTHONPATH is left out for the same reason
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--ignore-installed",
+          "-q", wheel], folder, env)
     return python
 
 
