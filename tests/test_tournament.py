@@ -28,7 +28,7 @@ from solitaire.state import deal
 from solitaire.strategies import play_game
 from solitaire import tournament
 from solitaire.tournament import Limits
-from solitaire.tournament_referee import EntrantProcess
+from solitaire.tournament.referee import EntrantProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "solitaire" / "entrants"
@@ -273,7 +273,7 @@ def test_an_isolated_entrant_plays_exactly_as_in_process(tmp_path):
     seeds = [random.Random(5).getrandbits(64) for _ in range(1)] + list(range(6))
     results = tournament.run([GREEDY_FILE, SHIPPED / "careful_student.py"], deals=len(seeds),
                              seeds={"klondike": seeds}, limits=QUICK)
-    from solitaire.tournament_entrant import FunctionStrategy
+    from solitaire.tournament.entrant import FunctionStrategy
     module = types.ModuleType("careful")  # the file defines a function choose, not a strategy object
     exec((SHIPPED / "careful_student.py").read_text(encoding="utf-8"), module.__dict__)
     careful = FunctionStrategy(module.choose, "careful_student")

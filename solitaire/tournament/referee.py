@@ -23,7 +23,7 @@ from typing import NamedTuple
 from ..endgame import LOST
 from ..state import Observation, deal
 from ..strategies import game_loop
-from .sandbox import Cgroup, NOBODY, Sandbox, detect, kill_tree, sandbox_env, tree, wrap
+from .sandbox import Cgroup, children, NOBODY, Sandbox, detect, kill_tree, sandbox_env, tree, wrap
 from .entrant import HEADER, MOST_LINE, encode_observation, encode_position
 
 # numpy's maths libraries start a thread a core, each with its own stack: one thread keeps a student's numpy
@@ -88,7 +88,7 @@ class EntrantProcess:
         self.proc: subprocess.Popen | None = None
         self.cgroup: Cgroup | None = None
         self.use_rank, self.buffer, self.main, self.events = False, b"", None, (0, 0)
-        self.game_end = float("inf")
+        self.game_end, self.reaper = float("inf"), None
 
     def start(self) -> str:
         """Start the process and load the entrant; returns its own name (``EntrantFailure`` if it cannot load)."""
@@ -137,17 +137,20 @@ class EntrantProcess:
                 out.close()
 
     def _main_pid(self, isolated: bool) -> int:
-        """The entrant's own interpreter (in a sandbox: bwrap, its namespace's first process, then it)."""
+        """The entrant's own interpreter; in a sandbox, found (before it loads any entrant code) below bwrap and
+        its namespace's first process, which is remembered too."""
+        self.reaper = None
         if not isolated:
             return self.proc.pid
-        for _ in range(2000):  # before it loads any entrant code: bwrap, its first process, and the interpreter
-            below = tree(self.proc.pid)
-            grand = [pid for pid, (parent, _, _) in below.items() if pid != self.proc.pid and parent != self.proc.pid]
-            if grand:
-                return grand[0]
+        for _ in range(5000):
+            first = children(self.proc.pid)
+            below = children(first[0]) if first else []
+            if below:
+                self.reaper = first[0]
+                return below[0]
             if self.proc.poll() is not None:
                 break
-            time.sleep(0.001)
+            time.sleep(0.0005)
         return self.proc.pid
 
     def new_game(self, variant) -> None:
@@ -163,11 +166,10 @@ class EntrantProcess:
         if self.main == self.proc.pid:
             kill_tree(self.main, {self.main})
             return
-        below = tree(self.proc.pid)
-        if self.main not in below:
+        if not os.path.exists(f"/proc/{self.main}"):
             self.stop()
             return
-        kill_tree(self.proc.pid, {self.proc.pid, below[self.main][0], self.main})
+        kill_tree(self.proc.pid, {self.proc.pid, self.reaper, self.main})
 
     def ask(self, obs, moves: list) -> object:
         """The entrant's answer to one decision: a move's index, a list of indices (``rank``), or None (resign).
@@ -280,9 +282,14 @@ class EntrantProcess:
     def stop(self) -> None:
         """End the process and everything it started (its namespace, its cgroup, its session) and close the pipes."""
         if self.proc is not None:
+            for pid in (self.reaper, self.proc.pid):  # the namespace's first process: the kernel ends all of it
+                if pid is not None:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, 9)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, 9)  # the entrant's own session
-            kill_tree(self.proc.pid)
+            if self.reaper is None and self.cgroup is None:
+                kill_tree(self.proc.pid)
             with contextlib.suppress(ProcessLookupError):
                 self.proc.kill()
             self.proc.wait()

@@ -22,6 +22,7 @@ Pyodide) ``detect()`` says so in one line, and the tournament refuses entrant fi
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -40,6 +41,7 @@ CGROUP = Path("/sys/fs/cgroup")
 _FOUND: dict[str, Sandbox] = {}
 _COUNT = itertools.count()
 _LOCK = threading.Lock()
+_LEFT: list[Path] = []  # cgroups to remove once their last process has ended
 
 
 class Sandbox(NamedTuple):
@@ -242,7 +244,8 @@ class Cgroup:
             return []
 
     def remove(self) -> None:
-        """Kill what is left in it and remove it (a moment after the last process ends)."""
+        """Kill what is left in it, and remove it once its last process has ended (now, or at a later call:
+        the referee does not wait for that)."""
         for _ in range(100):
             left = self.pids()
             for pid in left:
@@ -250,16 +253,36 @@ class Cgroup:
                     os.kill(pid, signal.SIGKILL)
             if not left:
                 break
-            time.sleep(0.01)
-        for d in self.dirs.values():
-            for _ in range(50):
-                try:
-                    d.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.01)
+            time.sleep(0.002)
+        with _LOCK:
+            _LEFT.extend(self.dirs.values())
+        sweep()
+
+
+def sweep() -> None:
+    """Remove the cgroups of ended entrants whose processes are all gone (at exit, every one, waiting a little).
+
+    >>> sweep()
+    """
+    with _LOCK:
+        dirs, _LEFT[:] = list(_LEFT), []
+    for d in dirs:
+        try:
+            d.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            with _LOCK:
+                _LEFT.append(d)
+
+
+@atexit.register
+def _sweep_all() -> None:
+    for _ in range(100):
+        sweep()
+        if not _LEFT:
+            return
+        time.sleep(0.02)
 
 
 def _field(path: Path, name: str) -> int:
@@ -276,6 +299,20 @@ TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc/<pid>/task/<tid>/children; [] when it has ended)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        with contextlib.suppress(OSError, ValueError):
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found += [int(x) for x in f.read().split()]
+    return found
+
+
 def tree(root: int) -> dict[int, tuple[int, float, int]]:
     """``root`` and every process below it: pid -> (parent, CPU seconds with its waited-for children, resident
     bytes). Linux's /proc; elsewhere {}.
@@ -284,28 +321,20 @@ def tree(root: int) -> dict[int, tuple[int, float, int]]:
     >>> os.getpid() in me if sys.platform.startswith("linux") else True
     True
     """
-    stats = {}
-    try:
-        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:
-        return {}
-    for pid in pids:
+    below: dict[int, tuple[int, float, int]] = {}
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        if pid in below:
+            continue
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
-        except OSError:
+        except (OSError, IndexError):
             continue
         cpu = sum(int(x) for x in fields[11:15]) / TICKS  # utime, stime, cutime, cstime
-        stats[pid] = (int(fields[1]), cpu, int(fields[21]) * PAGE)
-    below, todo = {}, [root]
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _, _) in stats.items():
-        children.setdefault(parent, []).append(pid)
-    while todo:
-        pid = todo.pop()
-        if pid in stats and pid not in below:
-            below[pid] = stats[pid]
-            todo += children.get(pid, [])
+        below[pid] = (int(fields[1]), cpu, int(fields[21]) * PAGE)
+        todo += children(pid)
     return below
 
 
