@@ -271,6 +271,8 @@ class EntrantProcess:
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             return self._kill(self._blame(what))
+        if self.reaper is not None and code > 128:  # bwrap exits with 128 + the signal that ended the entrant
+            code = 128 - code
         reason = self._blame(f"{what}: {_code(code)}")
         self.stop()
         return reason
