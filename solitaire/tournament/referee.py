@@ -88,7 +88,7 @@ class EntrantProcess:
         self.proc: subprocess.Popen | None = None
         self.cgroup: Cgroup | None = None
         self.use_rank, self.buffer, self.main, self.events = False, b"", None, (0, 0)
-        self.game_end, self.reaper = float("inf"), None
+        self.game_end, self.reaper, self.cpu_mark = float("inf"), None, None
 
     def start(self) -> str:
         """Start the process and load the entrant; returns its own name (``EntrantFailure`` if it cannot load)."""
@@ -157,6 +157,7 @@ class EntrantProcess:
         """Start a game: the game's wall clock starts now."""
         self.game_end = time.monotonic() + self.limits.game_seconds
         self.events = self.cgroup.events() if self.cgroup else (0, 0)
+        self.cpu_mark = self.cgroup.cpu() if self.cgroup else None
         self._send(("game", variant))
 
     def end_game(self) -> None:
@@ -216,7 +217,8 @@ class EntrantProcess:
         ``wall_seconds`` of waiting, or at the end of the game's time."""
         start = time.monotonic()
         deadline = min(start + wall_seconds, self.game_end)
-        cpu_start = self.cgroup.cpu() if self.cgroup else None
+        # with a cgroup, a move's CPU counts from the last answer: work done in the background is charged too
+        cpu_start = (self.cpu_mark if self.cpu_mark is not None else self.cgroup.cpu()) if self.cgroup else None
         polled = None  # without a cgroup: the process tree's CPU, counted from the first slow look on
         while b"\n" not in self.buffer:
             now = time.monotonic()
@@ -240,6 +242,10 @@ class EntrantProcess:
                 self.buffer += chunk
                 if len(self.buffer) > MOST_LINE:
                     raise EntrantFailure(self._kill("not a move: an answer longer than 64 KB"))
+        if self.cgroup:
+            self.cpu_mark = self.cgroup.cpu()
+            if self.cpu_mark - cpu_start > cpu_seconds:
+                raise EntrantFailure(self._kill(self._blame(f"timed out: more than {cpu_seconds:g} s of CPU {what}")))
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
 
@@ -298,7 +304,7 @@ class EntrantProcess:
             for fd in (self.down, self.up):
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            self.proc = None
+            self.proc, self.cpu_mark = None, None
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None
