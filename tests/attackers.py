@@ -20,7 +20,10 @@ def results_files():
     paths = set(glob.glob("*.sqlite")) | set(glob.glob("**/*.sqlite", recursive=True))
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            paths |= {os.path.join(f"/proc/{pid}/fd", fd) for fd in os.listdir(f"/proc/{pid}/fd")}
+            for fd in os.listdir(f"/proc/{pid}/fd"):  # the files other processes hold open
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.endswith(".sqlite"):
+                    paths.add(target)
         except OSError:
             pass
         try:
