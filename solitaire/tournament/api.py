@@ -144,7 +144,7 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
     entrants: a folder of ``.py`` files, files, or strategy objects. out: the SQLite results file (resumable;
     without it the seeds live only in this call). workers: games played at once (each by a referee thread of
     this process, against its own entrant process); executor: any ``concurrent.futures.Executor`` instead, a Dask
-    client's ``get_executor()`` included. limits: ``Limits(move_seconds=1, game_seconds=10, memory_mb=1024,
+    client's ``get_executor()`` included. limits: ``Limits(move_seconds=1, game_seconds=5, memory_mb=1024,
     processes=32, ...)``. seeds: ``{variant label: [seed, ...]}`` to replay given deals (not secret then: for
     replays and tests). logs: a folder for each entrant's printed output (capped), else it is thrown away.
     trust_entrants: run entrant files even where no sandbox contains them (they can then read your files).

@@ -43,8 +43,8 @@ def add_parser(commands: argparse._SubParsersAction, types: dict) -> None:
                     help="play the games on this Dask cluster (e.g. tcp://127.0.0.1:8786)")
     to.add_argument("--move-seconds", type=seconds, default=1.0, metavar="S",
                     help="CPU seconds an entrant (all its processes) may think about one move (default: 1)")
-    to.add_argument("--game-seconds", type=seconds, default=10.0, metavar="S",
-                    help="wall-clock seconds an entrant may take for a whole game (default: 10)")
+    to.add_argument("--game-seconds", type=seconds, default=5.0, metavar="S",
+                    help="wall-clock seconds an entrant may take for a whole game (default: 5)")
     to.add_argument("--max-moves", type=whole(1), default=5000, metavar="N", help="moves per game (default: 5000)")
     to.add_argument("--memory-mb", type=whole(64), default=1024, metavar="M",
                     help="memory of each entrant, all its processes together, in MB (default: 1024)")

@@ -44,7 +44,7 @@ class Limits(NamedTuple):
     output_bytes: int = 1_000_000
     load_seconds: float = 30.0
     wall_seconds: float | None = None
-    game_seconds: float = 10.0
+    game_seconds: float = 5.0
     processes: int = 32
     trust_entrants: bool = False
 
@@ -161,7 +161,10 @@ class EntrantProcess:
         self._send(("game", variant))
 
     def end_game(self) -> None:
-        """End whatever the entrant started during the game: only its own interpreter lives on."""
+        """End whatever the entrant started during the game: only its own interpreter lives on. A game in which
+        the cgroup's memory limit killed one of its processes, or refused it a new one, is lost all the same."""
+        if self.cgroup is not None and self._blame("") != "":
+            raise EntrantFailure(self._kill(self._blame("at the end of the game")))
         if self.proc is None or (self.cgroup is not None and len(self.cgroup.pids()) <= 3):
             return
         if self.main == self.proc.pid:
