@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solitaire.strategies import play_game  # noqa: E402
 from solitaire.tournament import entry_from_file  # noqa: E402
-from solitaire.tournament_referee import Limits, play_games  # noqa: E402
+from solitaire.tournament.referee import Limits, play_games  # noqa: E402
+from solitaire.tournament.sandbox import detect  # noqa: E402
 from solitaire.variants import get_variant  # noqa: E402
 
 GREEDY = Path(__file__).resolve().parent.parent / "solitaire" / "entrants" / "greedy_player.py"
@@ -48,6 +49,7 @@ def main() -> None:
     variant = get_variant(args.variant)
     seeds = [secrets.randbits(64) for _ in range(args.deals)]  # fresh secret deals, as a tournament draws them
     entry = entry_from_file(GREEDY)
+    print(detect().line)  # (found once, before the clocks start)
     inproc, w1, c1 = measure("in-process", lambda: [str(play_game(variant, s, "greedy").outcome) for s in seeds])
     isolated, w2, c2 = measure("isolated", lambda: [r["outcome"] for r in play_games(
         entry, args.variant, variant, list(enumerate(seeds)), Limits())])

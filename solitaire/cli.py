@@ -83,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (_add_experiment, _add_solve, _add_hint, _add_chance):
         add_command(commands)
-    _add_tournament(commands)
+    from .tournament import command as tournament  # its own module; it gets this module's argument types
+    tournament.add_parser(commands, {"whole": _whole, "seconds": _seconds, "variant": _variant, "variant_help":
+                                     _VARIANT_HELP, "most_deals": MOST_DEALS, "most_workers": MOST_WORKERS})
     from .classroom import cli_class_report, cli_lab, cli_lessons, cli_nbgrader, lite
     for module in (cli_nbgrader, cli_class_report, cli_lessons, cli_lab, lite):
         module.add_parser(commands)
@@ -361,60 +363,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-# --- the tournament command (solitaire/tournament.py) ---------------------------------------------------------
-def _add_tournament(commands: argparse._SubParsersAction) -> None:
-    """The tournament command: every entrant file of a folder on the same secret deals, each in its own process."""
-    to = commands.add_parser(
-        "tournament", help="play every strategy file of a folder on the same secret deals and print a leaderboard",
-        description="Each .py file of DIR is an entrant named by its stem: it defines `strategy` (an object with "
-                    "choose(obs, moves)) or a function choose(obs, moves). Every entrant plays the same deals, "
-                    "whose seeds are drawn secretly (64 bits) and revealed in --table once the games are played. "
-                    "Each entrant runs in its own process and sees only what a player sees; one that crashes, "
-                    "hangs, runs out of memory or answers a move that is not legal loses that game. Not a sandbox: "
-                    "entrants can still read files and use the network, so run untrusted code in a container.",
-        epilog="example: python -m solitaire tournament solitaire/entrants --deals 100 --out class.sqlite "
-               "--table games.csv   (rerun the same command to resume: the seeds are kept in --out)")
-    to.add_argument("folder", metavar="DIR", help="the folder of entrant files (*.py)")
-    to.add_argument("--variants", nargs="+", default=["klondike"], type=_variant, metavar="VARIANT",
-                    help=_VARIANT_HELP + " (default: klondike)")
-    to.add_argument("--deals", type=_whole(1, MOST_DEALS), default=100, metavar="N",
-                    help="deals per variant (default: 100)")
-    to.add_argument("--out", default=None, metavar="FILE.sqlite",
-                    help="SQLite results file: keeps the secret seeds and every finished game; a rerun resumes")
-    to.add_argument("--table", default=None, metavar="FILE.csv",
-                    help="write one row per game: entrant, variant, number, seed, outcome, reason, ...")
-    to.add_argument("--workers", type=_whole(1, MOST_WORKERS), default=1, metavar="N",
-                    help="games played at once, each with its own referee process (default: 1)")
-    to.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                    help="play the games on this Dask cluster (e.g. tcp://127.0.0.1:8786)")
-    to.add_argument("--move-seconds", type=_seconds, default=1.0, metavar="S",
-                    help="CPU seconds an entrant may think about one move (default: 1)")
-    to.add_argument("--max-moves", type=_whole(1), default=5000, metavar="N", help="moves per game (default: 5000)")
-    to.add_argument("--memory-mb", type=_whole(64), default=1024, metavar="M",
-                    help="memory of each entrant's process in MB (default: 1024)")
-    to.add_argument("--all-pairs", action="store_true", help="also print the sign test between every two entrants")
-    to.set_defaults(handler=_tournament)
-
-
-def _tournament(args: argparse.Namespace) -> int:
-    from . import tournament
-
-    if not os.path.isdir(args.folder):
-        raise ValueError(f"{quote(args.folder, 100)} is not a folder: give the folder that holds the entrant files")
-    check_output("--table", args.table, results=args.out)
-    limits = tournament.Limits(move_seconds=args.move_seconds, max_moves=args.max_moves, memory_mb=args.memory_mb)
-    client = None
-    if args.scheduler:
-        client = connect_scheduler(args.scheduler)
-    try:
-        results = tournament.run(args.folder, args.variants, args.deals, out=args.out, workers=args.workers,
-                                 executor=client.get_executor() if client else None, limits=limits, quiet=True)
-    finally:
-        if client is not None:
-            client.close()
-    for name, why in results.left_out.items():
-        print(f"left out {name}: {why}", file=sys.stderr)
-    print(tournament.report(results._replace(left_out={}), all_pairs=args.all_pairs))
-    if args.table:
-        with atomic_path(args.table) as path:
-            tournament.write_table(results, path)

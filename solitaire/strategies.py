@@ -18,7 +18,7 @@ from .state import Position, deal, observe
 from .variants import Variant, get_variant
 
 __all__ = ["OUTCOMES", "STRATEGY_NAMES", "GameRecord", "GreedyStrategy", "RandomStrategy", "Strategy",
-           "fresh_moves", "get_strategy", "play_game", "position_key", "strategy_hint"]
+           "fresh_moves", "game_loop", "get_strategy", "play_game", "position_key", "strategy_hint"]
 
 
 STRATEGIES = {"random": RandomStrategy, "greedy": GreedyStrategy}  # the players of solitaire.players
@@ -74,21 +74,22 @@ def fresh_moves(p: Position, seen: set, moves: Sequence[Move] | None = None) -> 
     return out
 
 
-def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, max_moves: int = 5000) -> GameRecord:
-    """Deal ``seed`` of ``variant`` and let ``strategy`` play it to the end (or ``max_moves``).
+def game_loop(p: Position, pick, use_rank: bool, max_moves: int = 5000,
+              name: str = "the strategy") -> tuple[Outcome, int, Position]:
+    """Play from ``p`` as a perfect-memory player (never a position twice) until the game is won, lost or
+    ``max_moves`` are played: the outcome, the moves played and the last position. The one game loop of the kit:
+    ``play_game`` and the tournament's referee both play through it.
 
-    A strategy name ("random", "greedy") is built with ``get_strategy(name, seed)``. A strategy may offer
-    ``rank(obs, moves)`` (its moves in order of preference, leaving out those it would never play): the runner
-    then plays the first fresh one, which is what ``choose`` would pick from the fresh moves, only faster.
+    ``pick(p, moves)`` answers each decision: with ``use_rank``, the moves in order of preference (the first
+    fresh one is played); otherwise one of the fresh ``moves`` offered, or None to resign.
+
+    >>> from solitaire import KLONDIKE
+    >>> outcome, played, end = game_loop(deal(KLONDIKE, 3), lambda p, moves: moves[0], False, max_moves=10)
+    >>> str(outcome), played
+    ('move limit', 10)
     """
-    v = get_variant(variant)
-    s = get_strategy(strategy, seed)
-    start = time.perf_counter()
-    p = deal(v, seed)
     seen = {position_key(p)}
-    rank = getattr(s, "rank", None)
-    outcome = MOVE_LIMIT
-    played = 0
+    outcome, played = MOVE_LIMIT, 0
     while played < max_moves:
         if is_won(p):
             outcome = WON
@@ -97,33 +98,46 @@ def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, ma
         if over_reason(p, moves) is not None:
             outcome = LOST
             break
-        obs = observe(p)
-        if rank is not None:  # try the strategy's favourite moves first, stop at the first fresh one
-            for m in rank(obs, moves):
-                q = apply(p, m)
-                if position_key(q) not in seen:
-                    p = q
-                    break
-            else:
-                outcome = LOST  # nothing fresh that the strategy is willing to play
-                break
+        if use_rank:  # the strategy's favourite moves first, stop at the first fresh one
+            q = next((q for q in (apply(p, m) for m in pick(p, moves) or ()) if position_key(q) not in seen), None)
         else:
             fresh = fresh_moves(p, seen, moves)
-            if not fresh:
-                outcome = LOST
-                break
-            choice = s.choose(obs, [m for m, _ in fresh])
-            if choice is None:  # the strategy resigned
-                outcome = LOST
-                break
-            p = next((q for m, q in fresh if m == choice), None)
-            if p is None:
-                raise ValueError(f"strategy {s.name!r} chose {choice}, which is not one of the moves it was offered")
+            choice = pick(p, [m for m, _ in fresh]) if fresh else None
+            q = None if choice is None else next((q for m, q in fresh if m == choice), None)
+            if choice is not None and q is None:
+                raise ValueError(f"{name} chose {choice}, which is not one of the moves it was offered")
+        if q is None:  # nothing fresh, nothing the strategy is willing to play, or it resigned
+            outcome = LOST
+            break
+        p = q
         seen.add(position_key(p))
         played += 1
     else:
         if is_won(p):
             outcome = WON
+    return outcome, played, p
+
+
+def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, max_moves: int = 5000) -> GameRecord:
+    """Deal ``seed`` of ``variant`` and let ``strategy`` play it to the end (or ``max_moves``).
+
+    A strategy name ("random", "greedy") is built with ``get_strategy(name, seed)``. A strategy may offer
+    ``rank(obs, moves)`` (its moves in order of preference, leaving out those it would never play): the runner
+    then plays the first fresh one, which is what ``choose`` would pick from the fresh moves, only faster.
+
+    >>> record = play_game("klondike", 3, "greedy")
+    >>> str(record.outcome), record.moves > 0
+    ('won', True)
+    """
+    v = get_variant(variant)
+    s = get_strategy(strategy, seed)
+    start = time.perf_counter()
+    rank = getattr(s, "rank", None)
+    if rank is not None:
+        outcome, played, p = game_loop(deal(v, seed), lambda p, moves: rank(observe(p), moves), True, max_moves)
+    else:
+        outcome, played, p = game_loop(deal(v, seed), lambda p, moves: s.choose(observe(p), moves), False,
+                                       max_moves, f"strategy {s.name!r}")
     return GameRecord(v.name, s.name, seed, outcome, played, p.on_foundations(), time.perf_counter() - start)
 
 

@@ -1,7 +1,8 @@
 """The entrant's side of a tournament: one strategy in its own process, answering one decision at a time.
 
-``solitaire.tournament`` starts ``python -m solitaire.tournament_entrant IN OUT`` with two pipe descriptors. The
-process first drops what would let it read the referee's memory (on Linux: every capability, and no way to
+``solitaire.tournament.referee`` starts ``python -m solitaire.tournament.entrant IN OUT ...`` with two pipe
+descriptors, in its sandbox where there is one (``solitaire.tournament.sandbox``). Run as root in a sandbox, the
+process first becomes the user nobody. It then drops what would let it read the referee's memory (on Linux: every capability, and no way to
 regain one), limits its own memory (``RLIMIT_AS``), its total CPU (``RLIMIT_CPU``, a backstop) and the size of
 any file it writes (``RLIMIT_FSIZE``), then loads the strategy (a file's source, or a pickled object) and serves:
 
@@ -28,9 +29,9 @@ import sys
 import traceback
 import types
 
-from .cards import Card
-from .moves import Move
-from .state import Observation
+from ..cards import Card
+from ..moves import Move
+from ..state import Observation
 
 CARDS = {code: Card(code) for code in range(64) if 1 <= code % 16 <= 13}  # every card, made once
 HEADER = struct.Struct("<I")
@@ -191,7 +192,7 @@ def answer_for(strategy, obs, moves: list, use_rank: bool) -> tuple:
         return ("x",)
     if isinstance(choice, str):
         try:
-            from .notation import move_from_text
+            from ..notation import move_from_text
             choice = move_from_text(choice)
         except ValueError as e:
             return ("f", "notamove", str(e)[:200])
@@ -267,10 +268,21 @@ class _CappedOutput:
         pass
 
 
+def _become(uid: int) -> None:
+    """Become ``uid`` (root, in a sandbox: the user nobody), in no group: every capability goes with root."""
+    if uid >= 0:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+
+
 def main(argv: list[str]) -> None:
-    fd_in, fd_out, memory_mb, cpu_seconds, output_bytes = map(int, argv)
+    fd_in, fd_out, memory_mb, cpu_seconds, output_bytes, uid, nproc = map(int, argv)
+    _become(uid)
     _drop_privileges()
     _set_limits(memory_mb, cpu_seconds, output_bytes)
+    if nproc > 0 and hasattr(resource, "RLIMIT_NPROC"):  # without a cgroup: a cap on this user's processes
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     sys.stdout = sys.stderr = _CappedOutput(sys.stdout, output_bytes // 2)
     _serve(_Channel(fd_in, fd_out))
 
