@@ -1,0 +1,90 @@
+"""The checks of the course's flow lessons (01a play; 05, 05b, 06, 06a, 06b): CASES of right answers, plausible
+wrong answers as a student might give them, and nonsense; and the tests that lesson 01a's answers survive a
+re-execution (a list of move texts, never the live table)."""
+from __future__ import annotations
+
+import pytest
+
+from solitaire import Game, solve
+from solitaire.lessons import EXERCISES, check
+from solitaire.lessons.lesson01a import PYSOL_LAYOUT, moves_of
+from solitaire.widget import GameWidget
+
+
+def feedback(capsys: pytest.CaptureFixture, name: str, answer: object) -> tuple[bool, str]:
+    ok = check(name, answer)
+    return ok, capsys.readouterr().out
+
+
+def _pysol_line() -> list[str]:
+    return [str(m) for m in solve(Game.from_pysol(PYSOL_LAYOUT), max_seconds=None, max_nodes=100_000).moves]
+
+
+def _until_aces(line: list[str], aces: int) -> list[str]:
+    """The first moves of ``line`` that put ``aces`` Aces on the foundations."""
+    game = Game.from_pysol(PYSOL_LAYOUT)
+    for i, m in enumerate(line):
+        if sum(1 for f in game.position.foundations if f) == aces:
+            return line[:i]
+        game.play(m)
+    raise AssertionError(f"the line never puts {aces} Aces home")
+
+
+def _cases() -> dict[str, tuple[object, list[object], object]]:
+    line = _pysol_line()
+    two, one = _until_aces(line, 2), _until_aces(line, 1)
+    other_deal = [str(m) for m in solve(Game("klondike", 2), max_seconds=None, max_nodes=100_000).moves]
+    return {
+        # 01a: a list of move texts replayed from deal 11982. The old check took the live table (or its Game), which
+        # a grader's re-execution deals afresh: a Game of the right play is now refused with a sentence saying so.
+        "01a.two_aces": (two, [one, line[:3], other_deal, [*two[:-1], "t9>f"], _played(two)], 42),
+        "01a.win": (line, [two, line[:-1], other_deal, _played(line)], "won"),
+    }
+
+
+def _played(moves: list[str]) -> Game:
+    game = Game.from_pysol(PYSOL_LAYOUT)
+    game.play_all(moves)
+    return game
+
+
+CASES = {name: case for name, case in _cases().items() if name in EXERCISES}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_right_answer_passes(name: str, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, CASES[name][0])
+    assert ok and out.startswith("✔ Right: "), out
+
+
+@pytest.mark.parametrize("name, index", [(n, i) for n, (_, wrong, _) in sorted(CASES.items())
+                                         for i in range(len(wrong) + 1)])
+def test_wrong_and_nonsense_answers_are_refused(name: str, index: int, capsys: pytest.CaptureFixture) -> None:
+    _, wrong, nonsense = CASES[name]
+    ok, out = feedback(capsys, name, [*wrong, nonsense][index])
+    assert not ok and out.startswith("✘ Not yet: "), out
+
+
+def test_a_played_table_is_refused_with_how_to_hand_in_the_moves(capsys: pytest.CaptureFixture) -> None:
+    """A table re-executes to a fresh deal, so the answer is the list moves_of prints, pasted into a cell."""
+    table = GameWidget(Game.from_pysol(PYSOL_LAYOUT))
+    line = _pysol_line()
+    for move in line:
+        table.play_move(move)
+    ok, out = feedback(capsys, "01a.win", table)
+    assert not ok and "run moves_of(challenge) and paste the list" in out
+    moves_of(table)
+    printed = capsys.readouterr().out
+    pasted = eval(printed)  # the printed line is a Python list literal, as the student pastes it
+    assert pasted == line and feedback(capsys, "01a.win", pasted)[0]
+
+
+def test_refusals_name_the_move_that_does_not_replay(capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, "01a.two_aces", ["draw", "t1>t8x"])
+    assert not ok and "move 2 is not a move text" in out
+    ok, out = feedback(capsys, "01a.two_aces", ["draw", "t9>f"])
+    assert not ok and "move 2 (t9>f) is not legal when replayed: there is no column 9" in out
+    ok, out = feedback(capsys, "01a.two_aces", ["draw", "t2>t3"])
+    assert not ok and "move 2 (t2>t3) is not legal when replayed" in out
+    ok, out = feedback(capsys, "01a.two_aces", [])
+    assert not ok and "0 moves are legal, and 0 of the 2 Aces" in out
