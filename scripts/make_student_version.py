@@ -20,6 +20,8 @@ import re
 import sys
 from pathlib import Path
 
+from solitaire.lessons.checks import without_kit_answers
+
 SOLUTION_TAG = "solution"
 STUB_MARK = "# your code here"
 
@@ -80,6 +82,7 @@ def student_notebook(nb: dict) -> dict:
                               if SOLUTION_TAG not in c.get("metadata", {}).get("tags", []))
             cell["source"] = stub_for("".join(cell["source"]), set(re.findall(r"[A-Za-z_]\w*", later))).rstrip("\n")
     for cell in code:
+        cell["source"] = without_kit_answers("".join(cell["source"]))  # the kit's answers: teacher's copy only
         cell["outputs"] = []
         cell["execution_count"] = None
         cell.get("metadata", {}).pop("execution", None)

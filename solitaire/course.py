@@ -244,6 +244,7 @@ def _answers(nb: dict, found: list[Exercise]) -> dict[str, str]:
 def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -> dict:
     """The nbgrader source notebook of a lesson (the input is not changed): solution cells with their stubs
     and solution markers, a locked autograded test cell after each check, the kit's answers gated."""
+    from .lessons.checks import without_kit_answers  # the kit's answers: a note in the release, never the source
     out = json.loads(json.dumps(nb))
     cells = out["cells"]
     answers = _answers(out, found)
@@ -265,7 +266,7 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
             if tags:
                 cell["metadata"]["tags"] = tags
         elif cell["cell_type"] == "code":
-            cell["source"] = gate_kit_answers(_source(cell), answers, first=shown_after.get(i))
+            cell["source"] = without_kit_answers(gate_kit_answers(_source(cell), answers, first=shown_after.get(i)))
         new_cells.append(cell)
         if i in test_after:
             e = test_after[i]

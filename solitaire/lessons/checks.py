@@ -7,10 +7,11 @@ so they follow the rules as the code implements them.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -18,6 +19,7 @@ from ..cards import Card, InvalidCardError, parse_card, quote
 from ..game import Game
 from ..moves import Move
 from ..state import Position
+from .guard import KitSwitchedOff, copy_of, hidden_inputs, kit_off, resolve  # noqa: F401  (the checks' machinery)
 
 
 class Verdict(NamedTuple):
@@ -33,19 +35,36 @@ class NotAnswered(Exception):
 
 Checker = Callable[[Any], Verdict]
 EXERCISES: dict[str, tuple[str, Checker]] = {}
-PASSED: set[str] = set()  # the exercises this kernel's student has got right: show_source(after=...) reads it
+PIECES: dict[str, tuple[Any, ...]] = {}  # an exercise's kit pieces: switched off while the answer runs, never copied
+SHOWS: dict[str, tuple[Any, str | None, str | None]] = {}  # the kit's version that check prints after a right answer
+PASSED: set[str] = set()  # the exercises this kernel's student has got right (a record: it opens nothing)
+_ACTIVE: list[tuple[Any, ...]] = []  # the pieces of the exercise being checked now: call_student switches them off
 
 
-def exercise(name: str, question: str) -> Callable[[Checker], Checker]:
-    """Register a checker under ``name`` (``"<lesson>.<topic>"``)."""
+def exercise(name: str, question: str, *, pieces: Iterable[Any] = (),
+             shows: Any = None) -> Callable[[Checker], Checker]:
+    """Register a checker under ``name`` (``"<lesson>.<topic>"``).
+
+    ``pieces``: the kit's own functions (objects or dotted names such as ``"solitaire.stats.wilson"``) that the
+    exercise asks the student to write, and anything that reaches them: while the student's answer runs they are
+    switched off (``kit_off``), so a wrapper fails, and an answer whose syntax tree is theirs is named a copy.
+    ``shows``: the kit's version that ``check`` prints after a right answer (an object, or ``(object, start,
+    stop)`` as ``show_source`` takes them); by default the first piece.
+    """
     def register(fn: Checker) -> Checker:
         EXERCISES[name] = (question, fn)
+        PIECES[name] = tuple(pieces)
+        shown = shows if shows is not None else (PIECES[name][0] if PIECES[name] else None)
+        if shown is not None:
+            SHOWS[name] = tuple(shown) + (None,) * (3 - len(shown)) if isinstance(shown, tuple) else \
+                (shown, None, None)
         return fn
     return register
 
 
 def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
-    """Check the answer to exercise ``name``; print friendly feedback and return True if it is right."""
+    """Check the answer to exercise ``name``; print friendly feedback and return True if it is right.
+    A right answer is followed by the kit's own version of the piece (when the exercise has one)."""
     if name not in EXERCISES:
         return _say(False, f"There is no exercise called {name!r}. The exercises are: {', '.join(EXERCISES)}.",
                     quiet)
@@ -53,15 +72,46 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
     if _unfinished(answer):
         return _say(False, f"Not answered yet: replace the `...` (or `# your code here`) with your answer.\n"
                            f"  The question: {question}", quiet)
+    copied = copy_of(answer, PIECES[name]) if PIECES[name] else None
+    if copied:
+        return _say(False, f"this is a copy of the kit's {copied}: write your own (a copy, renamed or reformatted, "
+                           "teaches nothing and is not graded right).", quiet)
+    _ACTIVE.append(PIECES[name])
     try:
         ok, message = checker(answer)
     except NotAnswered as e:
         ok, message = False, f"Not finished yet: {e}"
     except Exception as e:  # a student's function may raise anything: report it, never dump a traceback
         ok, message = False, f"Your answer raised {type(e).__name__}: {e}"
+    finally:
+        _ACTIVE.pop()
     if ok:
         PASSED.add(name)
-    return _say(ok, message, quiet)
+    _say(ok, message, quiet)
+    if ok and not quiet and name in SHOWS:
+        obj, start, stop = SHOWS[name]
+        print("\nThe kit's own version, now that yours is right:")
+        show_source(resolve(obj), start, stop)
+    return ok
+
+
+@contextlib.contextmanager
+def student_running() -> Iterator[None]:
+    """Run a student's code with the pieces of the exercise being checked switched off; a call into one of them,
+    even one the student's code caught, becomes NotAnswered saying which. ``call_student`` uses it; a checker
+    that calls a student's object some other way (a strategy's methods) wraps the calls in it."""
+    pieces = _ACTIVE[-1] if _ACTIVE else ()
+    with kit_off(*pieces) as called:
+        try:
+            yield
+        except KitSwitchedOff:
+            pass
+        except BaseException:
+            if not called:
+                raise
+    if called:
+        raise NotAnswered(f"your answer calls the kit's {called[0]}, which is what the exercise asks you to write "
+                          f"(it is switched off while your answer is checked): write it yourself.")
 
 
 def question(name: str) -> str:
@@ -73,16 +123,16 @@ def show_source(obj: Any, start: str | None = None, stop: str | None = None, *, 
     """Print the source of a kit function or class, or only its lines from the first containing ``start``
     through the next containing ``stop``, so a lesson can quote a rule straight from the code.
 
-    With ``after="02b.waste_moves"`` the source is the kit's answer to that exercise: it is printed only
-    once ``check`` has said right to it in this kernel, so a student sees it after trying, never before.
-    (The teacher's copy, whose solution cells are filled in, shows it as soon as the check above has run.)
+    ``after="02b.waste_moves"`` marks the source as the kit's answer to that exercise: such a call is in the
+    teacher's copy only (the student copy and the nbgrader release drop it, see ``without_kit_answers``); a
+    student sees the kit's version when ``check`` says right, or in TEACHERS.md.
+
+    >>> show_source(described, "from", "if")
+    from ..render import text_diagram
+    if isinstance(x, Game):
     """
     import inspect
     import textwrap
-    if after is not None and after not in PASSED:
-        print(f"(The kit's own version shows here once check({after!r}, ...) says right: try it first, "
-              f"then run this cell again.)")
-        return
     lines = textwrap.dedent(inspect.getsource(obj)).splitlines()
     first = next((i for i, line in enumerate(lines) if start in line), None) if start else 0
     if first is None:
@@ -90,6 +140,32 @@ def show_source(obj: Any, start: str | None = None, stop: str | None = None, *, 
         return
     last = next((i for i in range(first + 1, len(lines)) if stop in lines[i]), len(lines) - 1) if stop else len(lines) - 1
     print(textwrap.dedent("\n".join(lines[first:last + 1])))
+
+
+KIT_ANSWER_NOTE = "# (the kit's version shows when check says right, and in TEACHERS.md)"
+
+
+def without_kit_answers(source: str) -> str:
+    """A code cell's source with each statement that shows a kit's answer (``show_source(..., after=...)``)
+    replaced by a note: what the student copy and the nbgrader release hold instead, so no edit of a cell the
+    student holds prints the answer.
+
+    >>> print(without_kit_answers('show_source(f, after="07.dfs")\\nshow_source(g)'))
+    # (the kit's version shows when check says right, and in TEACHERS.md)
+    show_source(g)
+    """
+    import ast
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    lines = source.splitlines()
+    for node in reversed(tree.body):
+        calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and getattr(c.func, "id", None) == "show_source"
+                 and any(k.arg == "after" for k in c.keywords)]
+        if calls:
+            lines[node.lineno - 1:node.end_lineno] = [" " * node.col_offset + KIT_ANSWER_NOTE]
+    return "\n".join(lines) + ("\n" if source.endswith("\n") else "")
 
 
 def _short(x: Any, most: int = 80) -> str:
@@ -111,11 +187,15 @@ def _unfinished(answer: Any) -> bool:
 # --- helpers that turn comparisons into sentences ----------------------------------------------
 
 def call_student(fn: Callable, *args: Any) -> Any:
-    """Call a student's function; a NotImplementedError means it is a stub."""
+    """Call a student's function, with the exercise's kit pieces switched off; a NotImplementedError means it is
+    a stub, a call into a switched-off piece a wrapper."""
     if not callable(fn):
         raise NotAnswered(f"expected a function, got {type(fn).__name__} {fn!r}")
     try:
-        return fn(*args)
+        with student_running():
+            return fn(*args)
+    except NotAnswered:
+        raise
     except NotImplementedError:
         raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") from None
     except Exception as e:
@@ -208,6 +288,36 @@ def agrees(x: float, expected: float, places: int | None = None) -> bool:
         if expected != 0 and abs(expected) < 10 ** (1 - places):   # fewer than two significant digits written
             return False
     return abs(x - expected) <= 0.5 * 10 ** -places + 1e-9 * max(1.0, abs(expected))
+
+
+SHOWN_PLACES = 4  # the decimals a check's message shows a number with
+
+
+def agrees_as_shown(x: float, expected: float, places: int | None = None, shown: int = SHOWN_PLACES) -> bool:
+    """``agrees``, or equal to the precision a message shows (``shown`` decimals): a value that the message would
+    print exactly as the expected one is right. SciPy's Wilson interval with the exact z (1.95996...) differs
+    from z = 1.96 in the fifth decimal, so it is right, where ``agrees`` at full precision refuses it.
+
+    >>> agrees(0.08726, 0.08724, places=16), agrees_as_shown(0.08726, 0.08724, places=16)
+    (False, True)
+    >>> agrees_as_shown(0.0874, 0.0872, places=16)
+    False
+    """
+    return agrees(x, expected, places) or abs(x - expected) <= 0.5 * 10 ** -shown
+
+
+def shown_apart(x: float, expected: float, least: int = SHOWN_PLACES) -> tuple[str, str]:
+    """``x`` and ``expected`` written with the fewest decimals (``least`` at least) that tell them apart, so a
+    refusal never shows two identical numbers.
+
+    >>> shown_apart(0.123456, 0.123459), shown_apart(0.5, 0.25)
+    (('0.123456', '0.123459'), ('0.5000', '0.2500'))
+    """
+    for places in range(least, 17):
+        a, b = f"{x:.{places}f}", f"{expected:.{places}f}"
+        if a != b:
+            return a, b
+    return repr(x), repr(expected)
 
 
 def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0.0) -> Verdict:

@@ -1,0 +1,267 @@
+"""What keeps a check honest: the kit's own pieces switched off while a student's function runs, copies of the
+kit's source recognised, and hidden inputs a constant cannot guess.
+
+- ``kit_off(*pieces)``: while it holds, each kit function in ``pieces`` raises ``KitSwitchedOff`` wherever a
+  caller can reach it: its module attribute, every module that imported it by name, a class that holds it and
+  a module-level table (dict or list) that holds it. A student's wrapper around the kit's piece fails with a
+  message that names the piece.
+- ``copy_of(answer, pieces)``: the kit function that ``answer`` is a copy of (its syntax tree with names of
+  locals and arguments renamed canonically, docstrings, comments, annotations and layout dropped, constants
+  kept), else None. Where no source is kept (a copy made with ``exec``), the code objects are compared.
+- ``hidden_inputs(seed, count, make)``: the seeded inputs a checker tries a function on, which no lesson shows.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import inspect
+import random
+import sys
+import textwrap
+import types
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+
+class KitSwitchedOff(Exception):
+    """Raised by a kit function that ``kit_off`` switched off: the student's answer called it."""
+
+
+def resolve(piece: Any) -> Any:
+    """A piece as an object: a dotted name ``"solitaire.stats.wilson"`` (imported when asked, so a checker
+    module need not import pandas to name the kit's wilson), or the object itself.
+
+    >>> resolve("solitaire.cards.parse_card").__name__
+    'parse_card'
+    """
+    if not isinstance(piece, str):
+        return piece
+    parts = piece.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ValueError(f"{piece!r} names no kit function: give 'package.module.function'")
+
+
+def _name(fn: Any) -> str:
+    return getattr(fn, "__name__", None) or str(fn)
+
+
+def _switched_off(fn: Any, calls: list[str]) -> Callable:
+    name = _name(fn)
+
+    def off(*args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        raise KitSwitchedOff(f"the kit's {name} is switched off while your answer is checked: you called the "
+                             f"kit's {name}; write it yourself")
+    off.__name__ = off.__qualname__ = name
+    off.__kit_switched_off__ = fn
+    return off
+
+
+def _places_holding(fn: Any) -> Iterator[tuple[Any, Any, str]]:
+    """Every (container, key, kind) through which ``fn`` is reachable by name: module attributes, attributes of
+    the classes a kit module defines, and entries of module-level dicts and lists."""
+    for mod in list(sys.modules.values()):
+        namespace = getattr(mod, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        kit = getattr(mod, "__name__", "").startswith("solitaire")
+        for key, value in list(namespace.items()):
+            if value is fn:
+                yield mod, key, "attr"
+            elif kit and isinstance(value, type) and value.__module__ == mod.__name__:
+                for k, v in list(vars(value).items()):
+                    if v is fn:
+                        yield value, k, "attr"
+            elif kit and isinstance(value, dict):
+                for k, v in list(value.items()):
+                    if v is fn:
+                        yield value, k, "item"
+            elif kit and isinstance(value, list):
+                for k, v in enumerate(value):
+                    if v is fn:
+                        yield value, k, "item"
+
+
+@contextlib.contextmanager
+def kit_off(*pieces: Any) -> Iterator[list[str]]:
+    """Switch the kit functions ``pieces`` off everywhere they are reachable; restore them afterwards, even on
+    error. Yields the list of the switched-off pieces called meanwhile (a student's ``try/except`` cannot hide
+    that it called one).
+
+    >>> import solitaire.cards as cards
+    >>> with kit_off(cards.parse_card) as called:
+    ...     try:
+    ...         cards.parse_card("A♠")
+    ...     except KitSwitchedOff as e:
+    ...         print(str(e).split(": ")[-1])
+    you called the kit's parse_card; write it yourself
+    >>> called, cards.parse_card("A♠")
+    (['parse_card'], Card('A♠'))
+    """
+    calls: list[str] = []
+    undo: list[tuple[Any, Any, str, Any]] = []
+    try:
+        for fn in (resolve(p) for p in pieces):
+            off = _switched_off(fn, calls)
+            for holder, key, kind in list(_places_holding(fn)):
+                undo.append((holder, key, kind, fn))
+                if kind == "item":
+                    holder[key] = off
+                else:
+                    setattr(holder, key, off)
+        yield calls
+    finally:
+        for holder, key, kind, fn in reversed(undo):
+            if kind == "item":
+                holder[key] = fn
+            else:
+                setattr(holder, key, fn)
+
+
+# --- copies of the kit's source ------------------------------------------------------------------------------
+
+class _Canonical(ast.NodeTransformer):
+    """Rename a function's own name, its arguments and its locals to v0, v1, ... in order of first appearance;
+    drop docstrings and annotations. Globals (the kit's functions it calls) and constants are kept."""
+
+    def __init__(self, local_names: set[str]) -> None:
+        self.local_names, self.names = local_names, {}
+
+    def _new(self, name: str) -> str:
+        return self.names.setdefault(name, f"v{len(self.names)}")
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.name = self._new(node.name)
+        node.returns, node.decorator_list = None, []
+        if node.body and isinstance(node.body[0], ast.Expr) and isinstance(getattr(node.body[0], "value", None),
+                                                                             ast.Constant) \
+                and isinstance(node.body[0].value.value, str):
+            node.body = node.body[1:] or [ast.Pass()]
+        self.generic_visit(node)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        node.arg, node.annotation = self._new(node.arg), None
+        return node
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.local_names:
+            node.id = self._new(node.id)
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        self.generic_visit(node)
+        return ast.Assign(targets=[node.target], value=node.value or ast.Constant(None))
+
+
+def _local_names(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            names.add(getattr(node, "name", ""))
+            a = node.args
+            names |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+    return names
+
+
+def normalised_tree(fn: Any) -> str | None:
+    """A function's syntax tree, as text, with its locals renamed canonically and its docstring, comments,
+    annotations and layout dropped; None when its source is not kept (a function made by ``exec``).
+
+    >>> def f(x):
+    ...     "Twice x."
+    ...     y = x * 2  # a comment
+    ...     return y
+    >>> def g(n: int) -> int:
+    ...     m = n * 2
+    ...     return m
+    >>> normalised_tree(f) == normalised_tree(g), normalised_tree(f) == normalised_tree(lambda x: x * 3)
+    (True, False)
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    node = next((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))),
+                None)
+    if node is None:
+        return None
+    return ast.dump(_Canonical(_local_names(node)).visit(node), annotate_fields=False)
+
+
+def _code_print(code: types.CodeType, doc: str | None = None) -> tuple:
+    """A code object's bytecode, constants (nested code objects compared the same way, the docstring left out) and
+    the global names it uses: what a renamed copy made with ``exec`` shares with its original."""
+    consts = list(code.co_consts)
+    if consts and (consts[0] is None or (doc is not None and consts[0] == doc)):
+        consts = consts[1:]
+    consts = tuple(_code_print(c) if isinstance(c, types.CodeType) else c for c in consts)
+    return code.co_code, consts, code.co_names, code.co_argcount, code.co_kwonlyargcount
+
+
+def _functions(answer: Any) -> list[Callable]:
+    """The Python functions of an answer: the function itself, or the methods of a class or an instance."""
+    answer = getattr(answer, "__func__", answer)
+    if isinstance(answer, types.FunctionType):
+        return [answer]
+    cls = answer if isinstance(answer, type) else type(answer)
+    if cls.__module__ in ("builtins",):
+        return []
+    return [getattr(v, "__func__", v) for k, v in vars(cls).items() if isinstance(getattr(v, "__func__", v),
+                                                                                   types.FunctionType)]
+
+
+def copy_of(answer: Any, pieces: Iterable[Any]) -> str | None:
+    """The name of the kit function in ``pieces`` that ``answer`` is (or, a method of it, is) a copy of, else None.
+
+    >>> import solitaire.cards as cards
+    >>> namespace = {}
+    >>> exec(inspect.getsource(cards.parse_card), vars(cards).copy(), namespace)
+    >>> copy_of(namespace["parse_card"], ["solitaire.cards.parse_card"])
+    'parse_card'
+    >>> copy_of(lambda text: text, ["solitaire.cards.parse_card"]) is None
+    True
+    """
+    for kit in (resolve(p) for p in pieces):
+        kit = getattr(kit, "__wrapped__", kit)
+        kit_tree, kit_code = None, getattr(kit, "__code__", None)
+        for fn in _functions(answer):
+            if fn is kit or fn is getattr(kit, "__func__", kit):
+                return _name(kit)
+            mine = normalised_tree(fn)
+            if mine is not None:
+                kit_tree = kit_tree or normalised_tree(kit)
+                if mine == kit_tree:
+                    return _name(kit)
+            if kit_code is not None and _code_print(fn.__code__, fn.__doc__) == _code_print(kit_code, kit.__doc__):
+                return _name(kit)
+    return None
+
+
+# --- hidden inputs -------------------------------------------------------------------------------------------
+
+def hidden_inputs(seed: int, count: int, make: Callable[[random.Random], Any]) -> list[Any]:
+    """``count`` inputs made by ``make(rng)`` from a generator seeded with ``seed``: the checker keeps the seed,
+    the lesson never shows the inputs, so an answer that returns a constant (or the one value the lesson's data
+    gives) earns nothing.
+
+    >>> hidden_inputs(1, 3, lambda rng: rng.randint(1, 100)) == hidden_inputs(1, 3, lambda rng: rng.randint(1, 100))
+    True
+    >>> len(set(hidden_inputs(1, 20, lambda rng: rng.randint(1, 10**6))))
+    20
+    """
+    rng = random.Random(seed)
+    return [make(rng) for _ in range(count)]
