@@ -30,6 +30,13 @@ def _until_aces(line: list[str], aces: int) -> list[str]:
     raise AssertionError(f"the line never puts {aces} Aces home")
 
 
+def _greedy_wins(first: int, last: int, stop_before_last: bool = False, variant: str = "klondike") -> int:
+    """A student's greedy_wins, and its mistakes: range(first, last) that leaves deal `last` out, another game."""
+    from solitaire.strategies import play_game
+    seeds = range(first, last) if stop_before_last else range(first, last + 1)
+    return sum(play_game(variant, seed, "greedy").outcome == "won" for seed in seeds)
+
+
 def _cases() -> dict[str, tuple[object, list[object], object]]:
     line = _pysol_line()
     two, one = _until_aces(line, 2), _until_aces(line, 1)
@@ -39,6 +46,12 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         # a grader's re-execution deals afresh: a Game of the right play is now refused with a sentence saying so.
         "01a.two_aces": (two, [one, line[:3], other_deal, [*two[:-1], "t9>f"], _played(two)], 42),
         "01a.win": (line, [two, line[:-1], other_deal, _played(line)], "won"),
+        # 05: a function, tried on hidden deal ranges. The old check took the one number for deals 20-39, so a
+        # count over range(20, 39) passed whenever deal 39 was lost; here range(first, last) is refused.
+        "05.greedy_wins": (_greedy_wins, [8, lambda a, b: _greedy_wins(a, b, stop_before_last=True),
+                                          lambda a, b: _greedy_wins(a + 1, b),
+                                          lambda a, b: _greedy_wins(a, b, variant="solijoy"), lambda a, b: 8],
+                           "eight"),
     }
 
 
@@ -88,3 +101,31 @@ def test_refusals_name_the_move_that_does_not_replay(capsys: pytest.CaptureFixtu
     assert not ok and "move 2 (t2>t3) is not legal when replayed" in out
     ok, out = feedback(capsys, "01a.two_aces", [])
     assert not ok and "0 moves are legal, and 0 of the 2 Aces" in out
+
+
+def test_greedy_wins_names_the_range_that_leaves_out_the_last_deal(capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, "05.greedy_wins", lambda a, b: _greedy_wins(a, b, stop_before_last=True))
+    assert not ok and "range(first, last) stops before last" in out
+    ok, out = feedback(capsys, "05.greedy_wins", _greedy_wins)
+    assert ok and f"greedy wins {_greedy_wins(20, 39)} of Klondike deals 20-39" in out
+
+
+def test_a_strategy_built_on_greedys_own_rule_is_refused(capsys: pytest.CaptureFixture) -> None:
+    """Today's check looked only for calls into greedy's choose and rank: ranking the moves by greedy's rule passed."""
+    from solitaire.players import GreedyStrategy
+    greedy = GreedyStrategy()
+    ok, out = feedback(capsys, "05.strategy", lambda obs, moves: max(moves, key=lambda m: greedy.rule(obs, m)[0]))
+    assert not ok and "calls the kit's rule" in out
+
+
+def test_versus_random_prints_the_score_and_never_raises(capsys: pytest.CaptureFixture) -> None:
+    from solitaire.lessons.lesson05 import versus_random
+
+    def stub(obs, moves):
+        raise NotImplementedError
+
+    versus_random(stub)
+    assert "no body" in capsys.readouterr().out
+    versus_random(lambda obs, moves: moves[0])
+    out = capsys.readouterr().out
+    assert "your strategy won" in out and "move limit" in out
