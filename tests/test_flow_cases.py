@@ -129,3 +129,17 @@ def test_versus_random_prints_the_score_and_never_raises(capsys: pytest.CaptureF
     versus_random(lambda obs, moves: moves[0])
     out = capsys.readouterr().out
     assert "your strategy won" in out and "move limit" in out
+
+
+def test_a_win_rate_of_zero_or_one_is_drawn_whole() -> None:
+    """06b's random SoliJoy point (0 wins) was cut in half by the axis: the axis now leaves room for a marker."""
+    import pandas as pd
+    from solitaire import plots
+    table = pd.DataFrame({"variant": ["solijoy", "solijoy"], "strategy": ["random", "solver"], "win_rate": [0.0, 1.0],
+                          "low": [0.0, 0.98], "high": [0.02, 1.0]})
+    ax = plots.win_rates(table).axes[0]
+    low, high = ax.get_ylim()
+    marker = 7 / 72 * ax.figure.dpi  # the marker's size in pixels
+    to_pixels = ax.transData.transform
+    assert to_pixels((0, 0))[1] - to_pixels((0, low))[1] > marker  # a pointed marker reaches past half its size
+    assert to_pixels((0, high))[1] - to_pixels((0, 1))[1] > marker

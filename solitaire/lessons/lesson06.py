@@ -66,7 +66,7 @@ def _width(n: int, rate: float = 0.8) -> float:
     return high - low
 
 
-def _fewest(width: float) -> int:
+def _checked_width_answer(width: float) -> int:
     """The smallest n whose Wilson interval around 80% is at most ``width`` wide (the checker's own answer)."""
     return next(n for n in range(1, 10**7) if _width(n) <= width)
 
@@ -87,7 +87,7 @@ def _deals_needed(answer: Any) -> Verdict:
         if got < 1 or got != round(got):
             return Verdict(False, f"deals_needed({width}) gave {got!r}, which is not a number of deals: give a whole "
                                   "number, at least 1.")
-        deals, want = int(got), _fewest(width)
+        deals, want = int(got), _checked_width_answer(width)
         if _width(deals) > width:
             return Verdict(False, f"deals_needed({width}) gave {deals}, but with {deals} deals the interval is "
                                   f"{_width(deals):.4f} wide, more than {width}: not enough deals. Does your loop "
