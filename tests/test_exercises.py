@@ -231,7 +231,8 @@ def test_a_strategy_that_is_the_kits_greedy_is_not_the_students(capsys: pytest.C
 
     for answer in (GreedyStrategy(), lambda obs, moves: GreedyStrategy().choose(obs, moves), Subclass()):
         ok, out = feedback(capsys, "05.strategy", answer)
-        assert not ok and "the kit's greedy player (GreedyStrategy." in out
+        assert not ok and ("the kit's greedy player (GreedyStrategy." in out or "a copy of the kit's choose" in out
+                           or "calls the kit's choose" in out), out
 
 
 def test_a_strategy_that_loses_to_random_is_not_right(capsys: pytest.CaptureFixture) -> None:
@@ -519,7 +520,6 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                                          RandomStrategy(2026)], 42),
         "06.interval": (wilson(30, 100), [(0.3 - wald, 0.3 + wald), (0.2, 0.4), (0.0, 1.0)], "0.3"),
         "06.draw3_rate": (draw3_wins / 100, [draw3_wins, _greedy_count("klondike", range(100)) / 100], "half"),
-        "06.deals_needed": (_smallest_deals_for_2_points(), [1000, 6000, 10**9], "many"),
         "07.dfs": (_dfs, [_dfs_without_budget, _breadth_first, lambda start, max_nodes: ("won", 1),
                           lambda start, max_nodes: depth_first(start, max_nodes=max_nodes),
                           _dfs_without_visited_set, _dfs_keyed_by_position], 42),
