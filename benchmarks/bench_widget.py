@@ -1,15 +1,15 @@
 """The card table's costs: widget models per table, messages per move, click-to-state time, browser time.
 
     python benchmarks/bench_widget.py              # models, messages, server-side ms (at the deal, after 20,000 moves)
-    python benchmarks/bench_widget.py --browser    # also: JupyterLab in Chromium, browser ms and Run All of lesson 04
+    python benchmarks/bench_widget.py --browser    # also: JupyterLab in Chromium, browser ms and Run All of lesson 01a
 
 Server side: each action goes in through the handler the browser's messages reach (``_handle_custom_msg``) and
 ends when its state message is serialised to JSON (as the kernel's session would). Browser side: Playwright
 clicks the stock of a table in JupyterLab; the figure is the page's own clock from the click being sent to
-the table redrawn (``data-round-trip-ms``, kernel and websocket included); for Run All of lesson 04, also what
+the table redrawn (``data-round-trip-ms``, kernel and websocket included); for Run All of lesson 01a, also what
 the page's main thread did meanwhile (Chromium's Performance metrics). Targets: at most 10 models per table,
 one state message per move, median <= 30 ms on the server and <= 100 ms in the browser, also after 20,000
-moves; Run All of lesson 04 under 30 s.
+moves; Run All of lesson 01a under 30 s.
 """
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def measure_browser(clicks: int = 30) -> dict:
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         root = Path(tmp)
-        shutil.copy(ROOT / "notebooks" / "04_play.ipynb", root / "04_play.ipynb")
+        shutil.copy(ROOT / "notebooks" / "01a_play.ipynb", root / "01a_play.ipynb")
         cells = [c.format(bench=str(ROOT / "benchmarks"), n=LONG_GAME) for c in BENCH_CELLS]
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -163,7 +163,7 @@ def measure_browser(clicks: int = 30) -> dict:
         with servers.jupyter_lab(root) as (url, token):
             browser = servers.chromium(pw)
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
-            run_all, main_thread = open_and_run(page, f"{url}/lab/tree/04_play.ipynb?token={token}")
+            run_all, main_thread = open_and_run(page, f"{url}/lab/tree/01a_play.ipynb?token={token}")
             page = browser.new_page(viewport={"width": 1280, "height": 1000})  # its own workspace: one notebook
             try:
                 open_and_run(page, f"{url}/lab/workspaces/bench/tree/bench.ipynb?token={token}", BENCH_TIMEOUT_MS)
@@ -227,7 +227,7 @@ def report_browser(r: dict) -> None:
         print(f"  {label:20} round trip median {t['median']:6.1f}  p90 {t['p90']:6.1f}  max {t['max']:6.1f} | "
               f"drawing alone median {d['median']:5.1f}  ({r[key]['moves']})")
     m = r["run_all_04_page"]
-    print(f"Run All of lesson 04 in JupyterLab: {r['run_all_04_s']:.1f} s; the page's main thread meanwhile: "
+    print(f"Run All of lesson 01a in JupyterLab: {r['run_all_04_s']:.1f} s; the page's main thread meanwhile: "
           f"{m['tasks_s']:.1f} s of tasks, {m['layout_s']:.1f} s layout, {m['style_s']:.1f} s style, "
           f"{m['layouts']:.0f} layouts")
 

@@ -3,13 +3,22 @@
 The yardstick (the course issue's, used in notebooks/TEACHERS.md), a floor and not an estimate: 1 minute per
 code cell, 1 minute per 100 words of prose, 1 minute per 10 lines of code written or shown (a code cell's own
 non-blank lines, plus the lines that ``show_source`` prints in its saved output), 8 minutes per exercise
-(distinct ``check("…")`` ids). With ``--run`` each lesson is also
+(distinct ``check("…")`` ids).
+
+Beside it, the honest estimate: what a class at the stated level really needs, by the same counts at the rates a
+reviewer who tried every lesson as a teacher would measured (1,085 minutes for the course; 06 at 80, 02a at 70,
+06b at 70): 1.5 minutes per code cell (run it, read its output), 1 minute per 70 words of prose, 1 minute per 6 lines
+of code written or shown, 10 minutes per exercise, and half a minute more per line of the solution a student writes
+(the cells tagged ``solution``, comments and blank lines left out). A lesson whose estimate passes 50 minutes is
+planned as two periods (``periods``). notebooks/TEACHERS.md's course plan carries both figures and the periods, and
+tests/test_lesson_times.py keeps it equal to what this script prints. With ``--run`` each lesson is also
 executed in a fresh kernel on a temporary copy (the lesson file is left as it is) and its Run All wall time and
 the kernel's CPU seconds are printed, with the machine's load beside them.
 
     python benchmarks/lesson_time.py                      # every lesson in notebooks/
     python benchmarks/lesson_time.py notebooks/06_experiments.ipynb --run
     python benchmarks/lesson_time.py --results           # also rewrite "Lesson times" in benchmarks/RESULTS.md
+    python benchmarks/lesson_time.py --update-plan        # rewrite TEACHERS.md's course-plan figures
 """
 from __future__ import annotations
 
@@ -52,6 +61,147 @@ def yardstick(path: Path) -> dict[str, int]:
             "minutes": math.ceil(minutes)}
 
 
+HONEST_RATES = {"code cell": 1.5, "words per minute": 70, "lines per minute": 6, "exercise": 10, "solution line": 0.5}
+PERIOD = 50  # minutes
+
+
+def solution_lines(path: Path) -> int:
+    """Non-blank, non-comment lines of the cells tagged ``solution``: the code a student writes."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return sum(1 for c in cells if "solution" in c.get("metadata", {}).get("tags", [])
+               for line in "".join(c["source"]).splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def honest(path: Path) -> dict[str, int]:
+    """The honest estimate in minutes (see the module's docstring) and the solution lines it counts.
+
+    >>> import tempfile, pathlib
+    >>> nb = {"cells": [{"cell_type": "markdown", "source": ["word " * 140]},
+    ...                 {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": ["x = 1\\n# note\\ny = 2\\n"]},
+    ...                 {"cell_type": "code", "metadata": {}, "source": ['check("01.a", x)']}]}
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "x.ipynb"
+    >>> _ = path.write_text(json.dumps(nb), encoding="utf-8")
+    >>> honest(path)  # 2 cells x 1.5 + 140 words / 70 + 4 lines / 6 + 1 exercise x 10 + 2 solution lines x 0.5
+    {'minutes': 17, 'solution lines': 2}
+    """
+    y, r = yardstick(path), HONEST_RATES
+    written = solution_lines(path)
+    minutes = math.ceil(r["code cell"] * y["code cells"] + y["words"] / r["words per minute"]
+                        + y["lines"] / r["lines per minute"] + r["exercise"] * y["exercises"]
+                        + r["solution line"] * written)
+    return {"minutes": minutes, "solution lines": written}
+
+
+LEAST_START = 20  # minutes: a lesson starts in what is left of a period only if that is this much
+
+
+def plan(lessons: list[Path]) -> dict[str, tuple[int, int]]:
+    """The periods each lesson spans, in course order, by its honest estimate; no lesson spans more than two.
+    A lesson starts in what the lesson before left of its period when that is at least ``LEAST_START`` minutes
+    and the lesson then ends in the next period at the latest; else it starts the next period. Lesson 00 (the
+    install) is homework and takes no period.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, words in [("00_index", 70), ("01_a", 4200), ("01b_b", 2100), ("02_c", 1400), ("02a_d", 700)]:
+    ...     _ = (folder / f"{name}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "markdown",
+    ...                                               "source": ["w " * words]}]}), encoding="utf-8")
+    >>> plan(sorted(folder.glob("*.ipynb")))  # 60 min: 0-60; 30 in the 40 left: 60-90; 20 (10 left): 100-120; 10
+    {'00_index': (0, 0), '01_a': (1, 2), '01b_b': (2, 2), '02_c': (3, 3), '02a_d': (3, 3)}
+    """
+    out, clock = {}, 0
+    for path in lessons:
+        minutes = honest(path)["minutes"]
+        if path.stem.startswith("00"):
+            out[path.stem] = (0, 0)
+            continue
+        left = -clock % PERIOD
+        if left < LEAST_START or minutes > left + PERIOD:
+            clock += left  # start the next period
+        first = clock // PERIOD + 1
+        clock += minutes
+        out[path.stem] = (first, math.ceil(clock / PERIOD))
+    return out
+
+
+def periods_text(span: tuple[int, int]) -> str:
+    """How the course plan writes a span of periods: "before 1", "3" or "3–4"."""
+    first, last = span
+    return "before 1" if last == 0 else str(first) if first == last else f"{first}–{last}"
+
+
+BEFORE = re.compile(r"\*\*Before:\*\*([^\n]*)")
+SHORT_PATHS = {  # the short paths of TEACHERS.md: the lessons a teacher keeps; what they depend on comes with them
+    "rules, play and strategies": ["05"],
+    "... and how sure we can be": ["05", "06"],
+    "... and the class tournament": ["05", "05b", "06"],
+}
+
+
+def prerequisites(path: Path) -> list[str]:
+    """The lessons a lesson's opening names under **Before:** (its numbers, such as "02" or "01a"); lesson 00 and
+    what is in parentheses or after a ";" (a lesson that only helps) are left out.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "06a_x.ipynb"
+    >>> _ = path.write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": [
+    ...     "**Before:** lesson 06 (intervals 05), lesson 05b; lesson 07 helps"]}]}), encoding="utf-8")
+    >>> prerequisites(path)
+    ['06', '05b']
+    """
+    opening = "".join(json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"])
+    found = BEFORE.search(opening)
+    if not found:
+        return []
+    named = re.sub(r"\([^)]*\)", "", found[1]).split(";")[0].split(". ")[0]
+    return [n for n in re.findall(r"\b(0\d[a-z]?)\b", named) if n != "00"]
+
+
+def with_prerequisites(kept: list[str], lessons: list[Path]) -> list[Path]:
+    """The lessons ``kept`` (by number) and every lesson they depend on, however indirectly, in course order."""
+    by_number = {p.stem.split("_")[0]: p for p in lessons}
+    unknown = [n for n in kept if n not in by_number]
+    if unknown:
+        raise ValueError(f"no lesson numbered {', '.join(unknown)}: the lessons are {', '.join(by_number)}")
+    needed, todo = set(), list(kept)
+    while todo:
+        n = todo.pop()
+        if n not in needed:
+            needed.add(n)
+            todo += [m for m in prerequisites(by_number[n]) if m in by_number]
+    return [p for p in lessons if p.stem.split("_")[0] in needed]
+
+
+PROJECT_PERIODS = 3  # the final projects, after the last lesson
+ROW = re.compile(r"^\| (?P<periods>[^|]+) \| (?P<link>\[[^]]+\]\((?P<stem>0\w+)\.ipynb\)) \| (?P<yardstick>\d+) \| "
+                 r"(?P<honest>\d+) \|", re.M)
+TOTAL = re.compile(r"\*\*(\d+) periods of 50 minutes\*\*")
+
+
+def course_periods(spans: dict[str, tuple[int, int]]) -> int:
+    """The course's periods: the lessons' and the final projects'."""
+    return max(last for _, last in spans.values()) + PROJECT_PERIODS
+
+
+def update_plan(teachers: Path, lessons: list[Path]) -> list[str]:
+    """Rewrite the figures of the course plan in ``teachers`` (TEACHERS.md): each lesson row's periods, yardstick
+    and honest estimate, and the course's total of periods; return the lessons whose row is missing."""
+    text = teachers.read_text(encoding="utf-8")
+    spans = plan(lessons)
+    figures = {p.stem: (periods_text(spans[p.stem]), yardstick(p)["minutes"], honest(p)["minutes"]) for p in lessons}
+
+    def row(m: re.Match) -> str:
+        if m["stem"] not in figures:
+            return m[0]
+        periods, y, h = figures[m["stem"]]
+        return f"| {periods} | {m['link']} | {y} | {h} |"
+
+    text = ROW.sub(row, text)
+    text = TOTAL.sub(f"**{course_periods(spans)} periods of 50 minutes**", text, count=1)
+    teachers.write_text(text, encoding="utf-8")
+    return sorted(set(figures) - {m["stem"] for m in ROW.finditer(text)})
+
+
 def run_all(path: Path) -> tuple[float, float]:
     """Execute a copy of the lesson top to bottom in a fresh kernel: (wall seconds, kernel CPU seconds)."""
     import nbformat
@@ -77,23 +227,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--run", action="store_true", help="also time Run All in a fresh kernel")
     parser.add_argument("--results", action="store_true",
                         help='write the table into benchmarks/RESULTS.md ("Lesson times"), with its command')
+    parser.add_argument("--update-plan", action="store_true",
+                        help="rewrite the figures of notebooks/TEACHERS.md's course plan from these counts")
     args = parser.parse_args(argv)
     lessons = args.lessons or sorted((ROOT / "notebooks").glob("*.ipynb"))
     missing = [str(p) for p in lessons if not p.is_file()]
     if missing:
         parser.error(f"no such lesson: {', '.join(missing)}")
-    print(f"{'lesson':28} {'minutes':>7} {'cells':>5} {'words':>6} {'lines':>5} {'exer.':>5}" + ("  run-all s  cpu s" if args.run else ""))
-    rows = []
-    for path in lessons:
-        y = yardstick(path)
-        line = f"{path.stem:28} {y['minutes']:>7} {y['code cells']:>5} {y['words']:>6} {y['lines']:>5} {y['exercises']:>5}"
-        row = [path.stem, y["minutes"], y["code cells"], y["words"], y["lines"], y["exercises"]]
-        if args.run:
-            wall, cpu = run_all(path)
-            line += f"  {wall:9.1f}  {cpu:5.1f}"
-            row += [f"{wall:.1f}", f"{cpu:.1f}"]
-        rows.append(row)
-        print(line, flush=True)
+    if args.update_plan:
+        missing = update_plan(ROOT / "notebooks" / "TEACHERS.md", sorted((ROOT / "notebooks").glob("0*.ipynb")))
+        if missing:
+            parser.error(f"TEACHERS.md's course plan has no row for {', '.join(missing)}: add one, then run again")
+        print("notebooks/TEACHERS.md: the course plan's figures rewritten")
+    rows = table(lessons, args.run)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.run:
         print(f"load average (1, 5, 15 min): {load}")
@@ -101,16 +247,43 @@ def main(argv: list[str] | None = None) -> None:
         write_results(rows, args.run, load, argv)
 
 
+def table(lessons: list[Path], run: bool) -> list[list]:
+    """Print each lesson's yardstick, honest estimate and periods (and Run All times); return the rows."""
+    spans = plan(lessons)
+    print(f"{'lesson':28} {'minutes':>7} {'honest':>6} {'periods':>7} {'cells':>5} {'words':>6} {'lines':>5} "
+          f"{'exer.':>5} {'sol.':>4}" + ("  run-all s  cpu s" if run else ""))
+    rows = []
+    for path in lessons:
+        y, h = yardstick(path), honest(path)
+        line = (f"{path.stem:28} {y['minutes']:>7} {h['minutes']:>6} {periods_text(spans[path.stem]):>7} "
+                f"{y['code cells']:>5} {y['words']:>6} {y['lines']:>5} {y['exercises']:>5} {h['solution lines']:>4}")
+        row = [path.stem, y["minutes"], h["minutes"], periods_text(spans[path.stem]), y["code cells"], y["words"],
+               y["lines"], y["exercises"]]
+        if run:
+            wall, cpu = run_all(path)
+            line += f"  {wall:9.1f}  {cpu:5.1f}"
+            row += [f"{wall:.1f}", f"{cpu:.1f}"]
+        rows.append(row)
+        print(line, flush=True)
+    print(f"the course: {course_periods(spans)} periods of 50 minutes ({PROJECT_PERIODS} of them the final projects)")
+    everything = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+    for name, kept in SHORT_PATHS.items():
+        path = with_prerequisites(kept, everything)
+        periods = max(last for _, last in plan(path).values())
+        print(f"short path {name!r}: {periods} periods: {', '.join(p.stem.split('_')[0] for p in path)}")
+    return rows
+
+
 def write_results(rows: list[list], ran: bool, load: str, argv: list[str] | None) -> None:
     """The table as Markdown in RESULTS.md's "Lesson times" section, with the command that made it."""
     sys.path.insert(0, str(Path(__file__).parent))
     from results_page import write_section
 
-    head = ["lesson", "yardstick minutes", "code cells", "words", "lines", "exercises"]
+    head = ["lesson", "yardstick minutes", "honest minutes", "periods", "code cells", "words", "lines", "exercises"]
     head += ["Run All s", "kernel CPU s"] if ran else []
     command = " ".join(["python benchmarks/lesson_time.py", *(sys.argv[1:] if argv is None else argv)])
     text = [f"Written by `{command}`: the course's yardstick (1 minute a code cell, 1 a 100 words, 1 a 10 lines "
-            "of code, 8 an exercise), a floor and not an estimate" + (f"; load average {load}" if ran else "") + ".",
+            "of code, 8 an exercise), a floor, beside the honest estimate (rates calibrated on a reviewer's timings) and the periods" + (f"; load average {load}" if ran else "") + ".",
             "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     text += ["| " + " | ".join(map(str, r)) + " |" for r in rows]
     write_section("lesson-times", "\n".join(text))

@@ -120,7 +120,7 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
         for label in ax.get_xticklabels():
             label.set_horizontalalignment("right")
     ax.set_xlim(-0.6, len(variants) - 0.4)
-    ax.set_ylim(-0.02, 1.04)
+    ax.set_ylim(-0.06, 1.06)  # room for a whole marker at 0 or 1 (random's 0 wins in SoliJoy), never clipped
     percent_axis(ax.yaxis)
     ax.set_xlabel("variant")
     ax.set_ylabel("win rate (% of deals won)")

@@ -1,5 +1,5 @@
 """Real-browser tests (Debian's Chromium through Playwright): Voilà serves a table; JupyterLab (at 1366×768) and
-Notebook 7 run lesson 04; JupyterLab shows the saved lesson, never run, with a picture of each table; the status
+Notebook 7 run lesson 01a; JupyterLab shows the saved lesson, never run, with a picture of each table; the status
 line while the kernel is busy; the hint's colours in each theme. On the way: every covered card shows its rank
 and whole suit, a click on a card just turned up is no double-click, the challenge table has no aids, and
 Auto-finish waits early in a game (saying why) and wins it at the end, its cards seen flying home.
@@ -21,7 +21,7 @@ import servers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = Path(__file__).parent / "browser" / "play.ipynb"
-LESSON = ROOT / "notebooks" / "04_play.ipynb"
+LESSON = ROOT / "notebooks" / "01a_play.ipynb"
 SHOTS = ROOT / "artifacts" / "browser"
 
 pytestmark = pytest.mark.skipif(not servers.CHROMIUM.exists(), reason=f"needs Debian's Chromium at {servers.CHROMIUM}")
@@ -127,7 +127,7 @@ def test_play_klondike_in_voila(tmp_path, browser, shots):
         shot(page, shots / "voila_after_moves.png")
 
 
-# --- JupyterLab: lesson 04, Run All, then play -------------------------------------------------------
+# --- JupyterLab: lesson 01a, Run All, then play -------------------------------------------------------
 # A table at the end of a game, added to the copy of the lesson: deal 1 played on the solver's line up to the
 # first position that leaves nothing to decide (every card face up), where Auto-finish acts.
 NEAR_THE_END = """from solitaire.endgame import plain_finish
@@ -142,7 +142,7 @@ near_end"""
 
 
 def lab_root(tmp_path: Path, near_end: bool = False) -> Path:
-    """A folder with a copy of lesson 04 (and, with ``near_end``, a table near its end after it), so the
+    """A folder with a copy of lesson 01a (and, with ``near_end``, a table near its end after it), so the
     repository is not touched."""
     import nbformat
 
@@ -183,12 +183,12 @@ def open_notebook(browser, url: str, viewport: tuple[int, int] = (1280, 1000)):
     return page
 
 
-def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
+def test_lesson_01a_in_jupyterlab(tmp_path, browser, shots):
     root = lab_root(tmp_path, near_end=True)
     with servers.jupyter_lab(root) as (url, token):
         page = open_notebook(browser, f"{url}/lab/tree/{LESSON.name}?token={token}", viewport=(1366, 768))
         seconds = run_all(page)
-        print(f"Run All of lesson 04 in JupyterLab: {seconds:.1f} s")
+        print(f"Run All of lesson 01a in JupyterLab: {seconds:.1f} s")
         code_cells = page.locator(".jp-CodeCell").count()
         tables = page.locator(".sol-root")
         expect()(tables).to_have_count(6, timeout=30_000)  # one per table cell, nothing left from the saved file
@@ -199,8 +199,8 @@ def test_lesson_04_in_jupyterlab(tmp_path, browser, shots):
         auto_finish_at_the_end(page, tables.nth(5), shots)
 
 
-def test_saved_lesson_04_in_jupyterlab_shows_pictures(tmp_path, browser, shots):
-    """Opened and never run (trusted, the kernel idle), lesson 04 shows each table as a picture of its
+def test_saved_lesson_01a_in_jupyterlab_shows_pictures(tmp_path, browser, shots):
+    """Opened and never run (trusted, the kernel idle), lesson 01a shows each table as a picture of its
     position, not "Error displaying widget: model not found"."""
     root = lab_root(tmp_path)
     servers.trust(root / LESSON.name)
@@ -224,7 +224,7 @@ def saved_pictures(page, screenshot: Path) -> None:
     shot(page, screenshot)
 
 
-def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
+def test_lesson_01a_in_notebook_7(tmp_path, browser, shots):
     """Jupyter Notebook 7: the saved lesson shows pictures; Run All, every table drawn, one move by click-click."""
     root = lab_root(tmp_path)
     servers.trust(root / LESSON.name)
@@ -232,7 +232,7 @@ def test_lesson_04_in_notebook_7(tmp_path, browser, shots):
         page = open_notebook(browser, f"{url}/notebooks/{LESSON.name}?token={token}")
         saved_pictures(page, shots / "nb7_00_saved_not_run.png")
         seconds = run_all(page)
-        print(f"Run All of lesson 04 in Notebook 7: {seconds:.1f} s")
+        print(f"Run All of lesson 01a in Notebook 7: {seconds:.1f} s")
         tables = page.locator(".sol-root")
         expect()(tables).to_have_count(5, timeout=30_000)
         expect()(page.locator(".jp-OutputArea-output").filter(has_text="Error displaying widget")).to_have_count(0)

@@ -223,10 +223,10 @@ def test_a_stub_keeps_no_hint_of_the_solution(student_dir: Path) -> None:
     assert not [w for w in ("flip", "uncover", "build", "foundation", "draw", "waste") if w in stub.lower()], stub
 
 
-def test_the_teachers_solutions_leave_lesson_04s_table_as_dealt() -> None:
+def test_the_teachers_solutions_leave_lesson_01as_table_as_dealt() -> None:
     """After Run All of the teacher's copy, the challenge table must still be the deal to play, not a won game:
     the solution cells play on Games of their own."""
-    nb = json.loads((ROOT / "notebooks" / "04_play.ipynb").read_text(encoding="utf-8"))
+    nb = json.loads((ROOT / "notebooks" / "01a_play.ipynb").read_text(encoding="utf-8"))
     solutions = ["".join(c["source"]) for c in _cells(nb) if "solution" in c.get("metadata", {}).get("tags", [])]
     assert solutions and not [src for src in solutions if "challenge" in src]
 

@@ -720,14 +720,14 @@ def test_the_real_win_chance_in_words():
     assert w.game.moves == []
 
 
-def test_saved_lesson_04_shows_a_picture_of_every_table():
+def test_saved_lesson_01a_shows_a_picture_of_every_table():
     """Where no kernel runs (GitHub, nbviewer: nbconvert's HTML; JupyterLab before the lesson is run), each
-    table of lesson 04 is an SVG picture. The saved outputs hold no widget view: without saved widget state
+    table of lesson 01a is an SVG picture. The saved outputs hold no widget view: without saved widget state
     JupyterLab would show "Error displaying widget: model not found" instead of the picture (see
-    scripts/execute_notebooks.py and tests/test_browser.py::test_saved_lesson_04_in_jupyterlab_shows_pictures)."""
+    scripts/execute_notebooks.py and tests/test_browser.py::test_saved_lesson_01a_in_jupyterlab_shows_pictures)."""
     nbformat = pytest.importorskip("nbformat")
     nbconvert = pytest.importorskip("nbconvert")
-    nb = nbformat.read(Path(__file__).parents[1] / "notebooks" / "04_play.ipynb", as_version=4)
+    nb = nbformat.read(Path(__file__).parents[1] / "notebooks" / "01a_play.ipynb", as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     tables = [o for o in outputs if o.get("data", {}).get("text/plain", "").startswith("<card table:")]
     assert len(tables) == 5 and all("image/svg+xml" in o["data"] for o in tables)

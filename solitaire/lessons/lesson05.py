@@ -9,7 +9,8 @@ from ..endgame import Outcome
 from ..moves import Move
 from ..state import deal
 from ..variants import KLONDIKE
-from .checks import Verdict, NotAnswered, calls_into, exercise, number_verdict, replay_game
+from .checks import (NotAnswered, Verdict, call_student, calls_into, exercise, finite_number, hidden_inputs,
+                     replay_game, student_running)
 
 
 @exercise("05.replay", "Solve Klondike deal 2, replay the solution on a fresh Game until it is won; pass that Game.")
@@ -22,6 +23,8 @@ def _replay_won(game: Any) -> Verdict:
 
 
 STRATEGY_DEALS = range(150)  # enough deals for a sign test to see a real lead over random
+GREEDY = ("solitaire.players.GreedyStrategy.choose", "solitaire.players.GreedyStrategy.rank",
+          "solitaire.players.GreedyStrategy.rule")  # greedy's own choice: switched off while a student's strategy plays
 STRATEGY_MAX_MOVES = 1500
 SIGNIFICANCE = 0.05
 
@@ -42,20 +45,72 @@ def _lead(mine: tuple[bool, ...], theirs: tuple[bool, ...]) -> tuple[int, int, f
     return only_mine, only_theirs, sign_test(only_mine, only_theirs)
 
 
+def _play(strategy: Any) -> list:
+    """The student's strategy played on STRATEGY_DEALS, with greedy's own choice switched off."""
+    from ..strategies import play_game
+    records = []
+    with student_running():
+        for seed in STRATEGY_DEALS:
+            try:
+                records.append(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES))
+            except NotImplementedError:
+                raise NotAnswered("your strategy's choose still has no body") from None
+            except Exception as e:
+                if type(e).__name__ == "KitSwitchedOff":
+                    raise
+                raise NotAnswered(f"on Klondike deal {seed} your strategy failed: {type(e).__name__}: {e}") from None
+    return records
+
+
+def _score(records: list) -> tuple[str, tuple[int, int, float], int]:
+    """The sentence that compares a strategy's games with random's and greedy's, its lead over random, and how
+    many of its games ran into the move limit."""
+    mine = tuple(r.outcome == Outcome.WON for r in records)
+    random_won, greedy_won = _won_deals("random"), _won_deals("greedy")
+    ahead, behind, p = _lead(mine, random_won)
+    deals = f"Klondike deals {STRATEGY_DEALS.start}-{STRATEGY_DEALS.stop - 1}"
+    score = (f"on {deals} your strategy won {sum(mine)}, random {sum(random_won)}, greedy {sum(greedy_won)}. "
+             f"Of the deals only one of you won, you won {ahead} and random {behind}: a fair coin splits them "
+             f"at least that unevenly with chance p = {p:.2g} (the sign test, lesson 06b)")
+    return score, (ahead, behind, p), sum(r.outcome == Outcome.MOVE_LIMIT for r in records)
+
+
+def versus_random(strategy: Any) -> None:
+    """Play a strategy (a function ``(obs, moves) -> move``) against random on the deals of ``05.strategy`` and
+    print how it did, and why it might lose: lesson 05's first version is tried with it before the check.
+
+    >>> versus_random(...)
+    Not written yet: replace the `...` with your function.
+    """
+    if strategy is ... or strategy is None:
+        print("Not written yet: replace the `...` with your function.")
+        return
+    try:
+        player = strategy if hasattr(strategy, "choose") else _FunctionStrategy(strategy)
+        score, (ahead, behind, p), stuck = _score(_play(player))
+    except NotAnswered as e:
+        print(f"Not yet: {e}")
+        return
+    print(score + ".")
+    if stuck:
+        print(f"{stuck} of its games ran into the {STRATEGY_MAX_MOVES:,}-move limit.")
+
+
 @exercise("05.strategy", f"Write a strategy that beats random play on Klondike deals {STRATEGY_DEALS.start}-"
                          f"{STRATEGY_DEALS.stop - 1}: among the deals only one of the two wins, yours must win so many "
                          f"more that a sign test finds the lead (p < {SIGNIFICANCE}). An object with a name and "
                          "choose(obs, moves) -> one of moves, or a plain function (obs, moves) -> move.",
-          pieces=[f"solitaire.players.GreedyStrategy.{m}" for m in ("choose", "rank", "rule")], shows=())
+          pieces=GREEDY, shows=("solitaire.players.GreedyStrategy.rule", None, None))
 def _strategy(answer: Any) -> Verdict:
     """Plays the student's strategy, random and greedy on the same deals; passes a lead over random that a sign
-    test on those deals finds at p < 0.05 (a random player with another seed wins about as often, and fails)."""
+    test on those deals finds at p < 0.05 (a random player with another seed wins about as often, and fails).
+    Greedy's own choice (choose, rank, rule) is switched off while the student's strategy plays."""
     strategy = answer if hasattr(answer, "choose") else _FunctionStrategy(answer)
     if not callable(getattr(strategy, "choose", None)):
         raise NotAnswered(f"expected a strategy with a choose(obs, moves) method, got {answer!r}")
     from ..state import observe
     from ..moves import legal_moves
-    from ..strategies import GreedyStrategy, play_game
+    from ..strategies import GreedyStrategy
     start = deal(KLONDIKE, STRATEGY_DEALS.start)
     methods = [getattr(strategy, name) for name in ("choose", "rank") if callable(getattr(strategy, name, None))]
     greedy = [GreedyStrategy.choose, GreedyStrategy.rank]  # play_game uses rank, when a strategy has one
@@ -63,22 +118,8 @@ def _strategy(answer: Any) -> Verdict:
     if kit:
         return Verdict(False, f"your strategy asks the kit's greedy player ({kit}) for its move, so it is greedy, "
                               "not yours: write your own rules for choosing a move.")
-    records = []
-    for seed in STRATEGY_DEALS:
-        try:
-            records.append(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES))
-        except NotImplementedError:
-            raise NotAnswered("your strategy's choose still has no body") from None
-        except Exception as e:
-            return Verdict(False, f"on Klondike deal {seed} your strategy failed: {type(e).__name__}: {e}")
-    mine = tuple(r.outcome == Outcome.WON for r in records)
-    stuck = sum(r.outcome == Outcome.MOVE_LIMIT for r in records)
-    random_won, greedy_won = _won_deals("random"), _won_deals("greedy")
-    ahead, behind, p = _lead(mine, random_won)
-    deals = f"Klondike deals {STRATEGY_DEALS.start}-{STRATEGY_DEALS.stop - 1}"
-    score = (f"on {deals} your strategy won {sum(mine)}, random {sum(random_won)}, greedy {sum(greedy_won)}. "
-             f"Of the deals only one of you won, you won {ahead} and random {behind}: a fair coin splits them "
-             f"at least that unevenly with chance p = {p:.2g} (the sign test, lesson 06b)")
+    records = _play(strategy)
+    score, (ahead, behind, p), stuck = _score(records)
     if ahead <= behind or p >= SIGNIFICANCE:
         verdict = ("not better than random yet" if ahead <= behind else
                    f"a lead, but p is not below {SIGNIFICANCE}, so it could be luck: not shown better than random yet")
@@ -87,7 +128,8 @@ def _strategy(answer: Any) -> Verdict:
                 " Which moves make progress? A flip, or a move that uncovers a face-down card, is almost "
                 "always good; moving a build sideways rarely is.")
         return Verdict(False, f"{score}: {verdict}.{hint}")
-    g_ahead, g_behind, g_p = _lead(mine, greedy_won)
+    mine = tuple(r.outcome == Outcome.WON for r in records)
+    g_ahead, g_behind, g_p = _lead(mine, _won_deals("greedy"))
     against_greedy = ("and greedy too, by a sign test!" if g_ahead > g_behind and g_p < SIGNIFICANCE else
                       f"greedy is another matter ({g_ahead} deals to {g_behind}, p = {g_p:.2g}: a final project).")
     return Verdict(True, f"{score}: you beat random, {against_greedy}")
@@ -110,8 +152,38 @@ class _FunctionStrategy:
         return f"{move}: your strategy chose it."
 
 
-@exercise("05.greedy_wins", "How many of Klondike deals 20 to 39 does the greedy strategy win?")
-def _greedy_wins(answer: Any) -> Verdict:
+def _greedy_count(first: int, last: int) -> int:
     from ..strategies import play_game
-    wins = sum(play_game("klondike", seed, "greedy").outcome == Outcome.WON for seed in range(20, 40))
-    return number_verdict(answer, wins, "the number of deals 20-39 greedy wins")
+    return sum(play_game("klondike", seed, "greedy").outcome == Outcome.WON for seed in range(first, last + 1))
+
+
+def _greedy_ranges() -> list[tuple[int, int]]:
+    """The (first, last) deal ranges a student's greedy_wins is tried on, none of them the lesson's 20-39: one
+    whose last deal greedy wins and one whose first deal it wins, so a range that leaves out either end is seen."""
+    from ..strategies import play_game
+    wins = lambda seed: play_game("klondike", seed, "greedy").outcome == Outcome.WON  # noqa: E731
+    starts = hidden_inputs(505, 12, lambda rng: rng.randint(100, 900))
+    ends_won = next((a, a + 6 + i % 5) for i, a in enumerate(starts) if wins(a + 6 + i % 5))
+    starts_won = next((a, a + 4 + i % 3) for i, a in enumerate(starts) if wins(a) and (a, a + 4 + i % 3) != ends_won)
+    return [ends_won, starts_won, (starts[-1], starts[-1])]
+
+
+@exercise("05.greedy_wins", "Write greedy_wins(first, last): how many of Klondike deals first to last (both "
+                            "included) the greedy strategy wins. It is tried on deals the lesson never shows.")
+def _greedy_wins(answer: Any) -> Verdict:
+    if not callable(answer):
+        raise NotAnswered(f"expected the function greedy_wins(first, last), got {type(answer).__name__} "
+                          f"{answer!r}: a number answers one range of deals only")
+    for first, last in _greedy_ranges():
+        got = finite_number(call_student(answer, first, last), f"a number of deals for greedy_wins({first}, {last})")
+        want = _greedy_count(first, last)
+        if got != want:
+            without_last = _greedy_count(first, last - 1) if last > first else 0
+            hint = (" That is the count without deal {last}: range(first, last) stops before last, so use "
+                    "range(first, last + 1).".format(last=last) if got == without_last else
+                    " Count each deal from first to last, both included, once.")
+            return Verdict(False, f"greedy_wins({first}, {last}) gave {got:g}, but greedy wins {want} of those "
+                                  f"{last - first + 1} deals.{hint}")
+    twenty = call_student(answer, 20, 39)
+    return Verdict(True, f"your function counts greedy's wins right on every range tried; by it, greedy wins "
+                         f"{twenty} of Klondike deals 20-39.")

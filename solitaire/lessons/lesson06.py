@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .checks import NotAnswered, Verdict, agrees, call_student, calls_into, exercise, finite_number, written_places
+from .checks import (NotAnswered, Verdict, agrees_as_shown, call_student, exercise, finite_number, hidden_inputs,
+                     shown_apart, written_places)
 
 # The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
 WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
@@ -38,11 +39,7 @@ def _pairs(answer: Any) -> list[tuple[int, int, tuple[float, float]]]:
                        "rate, using the formula of lesson 06 with z = 1.96 (rounding the ends to 3 decimals or "
                        "more is fine).", pieces=["solitaire.stats.wilson"])
 def _wilson(answer: Any) -> Verdict:
-    from ..stats import wilson  # pandas is needed only here
-    kit = wilson if answer is wilson else calls_into(answer, (3, 10), [wilson])
-    if kit:
-        return Verdict(False, "your function calls the kit's own wilson: write the formula yourself, as a function "
-                              "of (wins, games).")
+    from ..stats import wilson  # (the kit's own wilson, passed as the answer, is named a copy before this runs)
     tried = _pairs(answer)
     places = max(written_places(x) for _, _, pair in tried for x in pair)  # the precision the student chose
     if places < LEAST_PLACES:
@@ -50,41 +47,60 @@ def _wilson(answer: Any) -> Verdict:
                               f"{LEAST_PLACES}, as the lesson prints them.")
     for k, n, (low, high) in tried:
         want = wilson(k, n)
-        if all(agrees(x, w, places) for x, w in zip((low, high), want)):
+        if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), want)):
             continue
-        if all(agrees(x, w, places) for x, w in zip((low, high), _wald(k, n))):
+        if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), _wald(k, n))):
             return Verdict(False, f"for {k} wins in {n} games yours gives ({low:.4f}, {high:.4f}): that is the "
                                   "Wald interval, p ± 1.96·√(p(1-p)/n). The Wilson interval's centre and "
                                   "half-width both carry the z²/n terms.")
-        return Verdict(False, f"for {k} wins in {n} games yours gives ({low:.4f}, {high:.4f}), but the Wilson "
-                              f"interval is ({want[0]:.4f}, {want[1]:.4f}). Check each term of the formula.")
+        (low_text, want_low), (high_text, want_high) = shown_apart(low, want[0]), shown_apart(high, want[1])
+        return Verdict(False, f"for {k} wins in {n} games yours gives ({low_text}, {high_text}), but the Wilson "
+                              f"interval is ({want_low}, {want_high}). Check each term of the formula.")
     return Verdict(True, f"your function agrees with the kit's wilson on all {len(WILSON_PAIRS)} (wins, games) "
                          "pairs tried, from 0 wins in 1 game to 6000 wins in 6000.")
 
 
-def _width_at_80(n: int) -> float:
+def _width(n: int, rate: float = 0.8) -> float:
     from ..stats import wilson
-    low, high = wilson(round(0.8 * n), n)
+    low, high = wilson(round(rate * n), n)
     return high - low
 
 
-@exercise("06.deals_needed", "What is the smallest number of deals n for which the 95% Wilson interval around a "
-                             "win rate of 80% (round(0.8 * n) wins in n deals) is at most 2 percentage points wide "
-                             "(0.02)? Give that number exactly.")
+def _checked_width_answer(width: float) -> int:
+    """The smallest n whose Wilson interval around 80% is at most ``width`` wide (the checker's own answer)."""
+    return next(n for n in range(1, 10**7) if _width(n) <= width)
+
+
+# The widths a student's deals_needed is tried on: none of them is the lesson's 0.02.
+DEALS_WIDTHS = sorted(hidden_inputs(606, 5, lambda rng: round(10 ** rng.uniform(-1.9, -0.6), 3)), reverse=True)
+
+
+@exercise("06.deals_needed", "Write deals_needed(width): the smallest number of deals n for which the 95% Wilson "
+                             "interval around a win rate of 80% (round(0.8 * n) wins in n deals) is at most `width` "
+                             "wide. It is tried on widths the lesson never shows.")
 def _deals_needed(answer: Any) -> Verdict:
-    answer = finite_number(answer, "a number of deals")
-    if answer < 1 or answer != round(answer):
-        return Verdict(False, f"{answer!r} is not a number of deals: give a whole number of deals, at least 1.")
-    deals = int(answer)
-    if _width_at_80(deals) > 0.02:
-        return Verdict(False, f"with {deals} deals the interval is {_width_at_80(deals):.4f} wide, more than 0.02: "
-                              "try more deals (the width shrinks like 1/√n, so halving it takes four times the "
-                              "deals).")
-    smallest = next(n for n in range(1, deals + 1) if _width_at_80(n) <= 0.02)
-    if smallest < deals:
-        how_far = ("a few" if deals - smallest <= 0.01 * smallest else "far")
-        return Verdict(False, f"with {deals} deals the interval is {_width_at_80(deals):.4f} wide: enough, but "
-                              f"{how_far} fewer deals are enough too. The question asks for the smallest number: "
-                              "try n one by one, going down (or up from a number that is not enough).")
-    return Verdict(True, f"{deals} deals give an interval {_width_at_80(deals):.4f} wide, and {deals - 1} "
-                         f"would not: four times the deals for half the width, since the width shrinks like 1/√n.")
+    if not callable(answer):
+        raise NotAnswered(f"expected the function deals_needed(width), got {type(answer).__name__} {answer!r}: "
+                          "a number answers one width only")
+    for width in DEALS_WIDTHS:
+        got = finite_number(call_student(answer, width), f"a number of deals for deals_needed({width})")
+        if got < 1 or got != round(got):
+            return Verdict(False, f"deals_needed({width}) gave {got!r}, which is not a number of deals: give a whole "
+                                  "number, at least 1.")
+        deals, want = int(got), _checked_width_answer(width)
+        if _width(deals) > width:
+            return Verdict(False, f"deals_needed({width}) gave {deals}, but with {deals} deals the interval is "
+                                  f"{_width(deals):.4f} wide, more than {width}: not enough deals. Does your loop "
+                                  "stop at the first n whose width is at most the target (<=, not <)?")
+        if deals != want:
+            how_far = "one deal fewer is" if deals - want == 1 else \
+                "a few deals fewer are" if deals - want <= 0.01 * want else "far fewer deals are"
+            return Verdict(False, f"deals_needed({width}) gave {deals}: enough, but {how_far} enough "
+                                  "too. The question asks for the smallest number: start at n = 1 and stop at the "
+                                  "first n that is enough.")
+    shown = ", ".join(str(w) for w in DEALS_WIDTHS)
+    one_point, two_points = (int(call_student(answer, w)) for w in (0.02, 0.04))
+    return Verdict(True, f"your function gives the smallest number of deals for every width tried ({shown}). "
+                         f"By it, ±1 point at 80% (a width of 0.02) takes {one_point:,} deals, and ±2 points "
+                         f"{two_points:,}: four times the deals for half the width, since the width shrinks like "
+                         "1/√n.")

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import servers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSON = ROOT / "notebooks" / "04_play.ipynb"
+LESSON = ROOT / "notebooks" / "01a_play.ipynb"
 STATE = "application/vnd.jupyter.widget-state+json"
 UPDATE_CELLS = ["import solitaire\nfrom IPython.display import display\nw = solitaire.play('klondike', seed=1)\n"
                 "h = display(w, display_id=True)",

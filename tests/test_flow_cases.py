@@ -1,0 +1,145 @@
+"""The checks of the course's flow lessons (01a play; 05, 05b, 06, 06a, 06b): CASES of right answers, plausible
+wrong answers as a student might give them, and nonsense; and the tests that lesson 01a's answers survive a
+re-execution (a list of move texts, never the live table)."""
+from __future__ import annotations
+
+import pytest
+
+from solitaire import Game, solve
+from solitaire.lessons import EXERCISES, check
+from solitaire.lessons.lesson01a import PYSOL_LAYOUT, moves_of
+from solitaire.widget import GameWidget
+
+
+def feedback(capsys: pytest.CaptureFixture, name: str, answer: object) -> tuple[bool, str]:
+    ok = check(name, answer)
+    return ok, capsys.readouterr().out
+
+
+def _pysol_line() -> list[str]:
+    return [str(m) for m in solve(Game.from_pysol(PYSOL_LAYOUT), max_seconds=None, max_nodes=100_000).moves]
+
+
+def _until_aces(line: list[str], aces: int) -> list[str]:
+    """The first moves of ``line`` that put ``aces`` Aces on the foundations."""
+    game = Game.from_pysol(PYSOL_LAYOUT)
+    for i, m in enumerate(line):
+        if sum(1 for f in game.position.foundations if f) == aces:
+            return line[:i]
+        game.play(m)
+    raise AssertionError(f"the line never puts {aces} Aces home")
+
+
+def _greedy_wins(first: int, last: int, stop_before_last: bool = False, variant: str = "klondike") -> int:
+    """A student's greedy_wins, and its mistakes: range(first, last) that leaves deal `last` out, another game."""
+    from solitaire.strategies import play_game
+    seeds = range(first, last) if stop_before_last else range(first, last + 1)
+    return sum(play_game(variant, seed, "greedy").outcome == "won" for seed in seeds)
+
+
+def _cases() -> dict[str, tuple[object, list[object], object]]:
+    line = _pysol_line()
+    two, one = _until_aces(line, 2), _until_aces(line, 1)
+    other_deal = [str(m) for m in solve(Game("klondike", 2), max_seconds=None, max_nodes=100_000).moves]
+    return {
+        # 01a: a list of move texts replayed from deal 11982. The old check took the live table (or its Game), which
+        # a grader's re-execution deals afresh: a Game of the right play is now refused with a sentence saying so.
+        "01a.two_aces": (two, [one, line[:3], other_deal, [*two[:-1], "t9>f"], _played(two)], 42),
+        "01a.win": (line, [two, line[:-1], other_deal, _played(line)], "won"),
+        # 05: a function, tried on hidden deal ranges. The old check took the one number for deals 20-39, so a
+        # count over range(20, 39) passed whenever deal 39 was lost; here range(first, last) is refused.
+        "05.greedy_wins": (_greedy_wins, [8, lambda a, b: _greedy_wins(a, b, stop_before_last=True),
+                                          lambda a, b: _greedy_wins(a + 1, b),
+                                          lambda a, b: _greedy_wins(a, b, variant="solijoy"), lambda a, b: 8],
+                           "eight"),
+    }
+
+
+def _played(moves: list[str]) -> Game:
+    game = Game.from_pysol(PYSOL_LAYOUT)
+    game.play_all(moves)
+    return game
+
+
+CASES = {name: case for name, case in _cases().items() if name in EXERCISES}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_right_answer_passes(name: str, capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, name, CASES[name][0])
+    assert ok and out.startswith("✔ Right: "), out
+
+
+@pytest.mark.parametrize("name, index", [(n, i) for n, (_, wrong, _) in sorted(CASES.items())
+                                         for i in range(len(wrong) + 1)])
+def test_wrong_and_nonsense_answers_are_refused(name: str, index: int, capsys: pytest.CaptureFixture) -> None:
+    _, wrong, nonsense = CASES[name]
+    ok, out = feedback(capsys, name, [*wrong, nonsense][index])
+    assert not ok and out.startswith("✘ Not yet: "), out
+
+
+def test_a_played_table_is_refused_with_how_to_hand_in_the_moves(capsys: pytest.CaptureFixture) -> None:
+    """A table re-executes to a fresh deal, so the answer is the list moves_of prints, pasted into a cell."""
+    table = GameWidget(Game.from_pysol(PYSOL_LAYOUT))
+    line = _pysol_line()
+    for move in line:
+        table.play_move(move)
+    ok, out = feedback(capsys, "01a.win", table)
+    assert not ok and "run moves_of(challenge) and paste the list" in out
+    moves_of(table)
+    printed = capsys.readouterr().out
+    pasted = eval(printed)  # the printed line is a Python list literal, as the student pastes it
+    assert pasted == line and feedback(capsys, "01a.win", pasted)[0]
+
+
+def test_refusals_name_the_move_that_does_not_replay(capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, "01a.two_aces", ["draw", "t1>t8x"])
+    assert not ok and "move 2 is not a move text" in out
+    ok, out = feedback(capsys, "01a.two_aces", ["draw", "t9>f"])
+    assert not ok and "move 2 (t9>f) is not legal when replayed: there is no column 9" in out
+    ok, out = feedback(capsys, "01a.two_aces", ["draw", "t2>t3"])
+    assert not ok and "move 2 (t2>t3) is not legal when replayed" in out
+    ok, out = feedback(capsys, "01a.two_aces", [])
+    assert not ok and "0 moves are legal, and 0 of the 2 Aces" in out
+
+
+def test_greedy_wins_names_the_range_that_leaves_out_the_last_deal(capsys: pytest.CaptureFixture) -> None:
+    ok, out = feedback(capsys, "05.greedy_wins", lambda a, b: _greedy_wins(a, b, stop_before_last=True))
+    assert not ok and "range(first, last) stops before last" in out
+    ok, out = feedback(capsys, "05.greedy_wins", _greedy_wins)
+    assert ok and f"greedy wins {_greedy_wins(20, 39)} of Klondike deals 20-39" in out
+
+
+def test_a_strategy_built_on_greedys_own_rule_is_refused(capsys: pytest.CaptureFixture) -> None:
+    """Today's check looked only for calls into greedy's choose and rank: ranking the moves by greedy's rule passed."""
+    from solitaire.players import GreedyStrategy
+    greedy = GreedyStrategy()
+    ok, out = feedback(capsys, "05.strategy", lambda obs, moves: max(moves, key=lambda m: greedy.rule(obs, m)[0]))
+    assert not ok and "calls the kit's rule" in out
+
+
+def test_versus_random_prints_the_score_and_never_raises(capsys: pytest.CaptureFixture) -> None:
+    from solitaire.lessons.lesson05 import versus_random
+
+    def stub(obs, moves):
+        raise NotImplementedError
+
+    versus_random(stub)
+    assert "no body" in capsys.readouterr().out
+    versus_random(lambda obs, moves: moves[0])
+    out = capsys.readouterr().out
+    assert "your strategy won" in out and "move limit" in out
+
+
+def test_a_win_rate_of_zero_or_one_is_drawn_whole() -> None:
+    """06b's random SoliJoy point (0 wins) was cut in half by the axis: the axis now leaves room for a marker."""
+    import pandas as pd
+    from solitaire import plots
+    table = pd.DataFrame({"variant": ["solijoy", "solijoy"], "strategy": ["random", "solver"], "win_rate": [0.0, 1.0],
+                          "low": [0.0, 0.98], "high": [0.02, 1.0]})
+    ax = plots.win_rates(table).axes[0]
+    low, high = ax.get_ylim()
+    marker = 7 / 72 * ax.figure.dpi  # the marker's size in pixels
+    to_pixels = ax.transData.transform
+    assert to_pixels((0, 0))[1] - to_pixels((0, low))[1] > marker  # a pointed marker reaches past half its size
+    assert to_pixels((0, high))[1] - to_pixels((0, 1))[1] > marker
