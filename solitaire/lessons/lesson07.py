@@ -172,16 +172,16 @@ def _dfs(fn: Any) -> Verdict:
         return Verdict(False, f"with max_nodes={budget} on Mini Klondike deal {UNWINNABLE_MINI} your search returned "
                               f"{_shown(got)}: it should stop when it has seen max_nodes positions (not one more: "
                               "compare with >= before adding) and return ('unknown', max_nodes)." + _diagram_of(got))
+    for seed in (UNWINNABLE_MINI, 0, *hidden_inputs(70, 3, lambda rng: rng.randrange(100, 10**6))):  # unseen deals
+        fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
+        if fault:
+            return Verdict(False, fault)
     everything = _remembered((UNWINNABLE_MINI, "plain"), lambda: depth_first(deal(MINI, UNWINNABLE_MINI)))[1]
     got = call_student(fn, deal(MINI, UNWINNABLE_MINI), everything)
     if got != (Outcome.UNWINNABLE, everything):
         return Verdict(False, f"with max_nodes={everything}, exactly the number of positions reachable from deal "
                               f"{UNWINNABLE_MINI}, your search returned {_shown(got)}: it sees them all within its "
                               "budget, so it should say ('unwinnable', max_nodes).")
-    for seed in (UNWINNABLE_MINI, 0, *hidden_inputs(70, 3, lambda rng: rng.randrange(100, 10**6))):  # unseen deals
-        fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
-        if fault:
-            return Verdict(False, fault)
     nodes = _WORKED[UNWINNABLE_MINI, "plain"][1]
     return Verdict(True, f"your search agrees with the kit's on Mini Klondike deal {UNWINNABLE_MINI} (which it proves "
                          f"unwinnable after {nodes} positions) and on four more deals, and it keeps to its budget.")
