@@ -254,7 +254,7 @@ def test_lesson_07_checks_refuse_a_wrapper_around_the_kits_answer(capsys: pytest
     ok, out = feedback(capsys, "07.dfs", lambda start, max_nodes: depth_first(start, max_nodes=max_nodes))
     assert not ok and "calls the kit's depth_first" in out
     ok, out = feedback(capsys, "07.safe", safe_to_foundation)
-    assert not ok and "calls the kit's safe_to_foundation" in out
+    assert not ok and ("calls the kit's safe_to_foundation" in out or "kit's own safe_to_foundation" in out)
     ok, out = feedback(capsys, "07.safe", lambda p, card: bool(safe_foundation_moves(p, legal_moves(p))) or True)
     assert not ok and "calls the kit's safe_foundation_moves" in out
     assert feedback(capsys, "07.safe", _safe)[0] and feedback(capsys, "07.dfs", _dfs)[0]  # one's own passes

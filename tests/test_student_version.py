@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from solitaire.classroom import student_copy as msv  # the maker; scripts/make_student_version.py wraps it
+from solitaire.lessons.checks import KIT_ANSWER_NOTE, without_kit_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -108,9 +109,10 @@ def test_solutions_blanked_and_outputs_cleared(path: Path, student_dir: Path) ->
             kept = [line for line in body.splitlines() if line.strip() and line in source.splitlines()
                     and not line.lstrip().startswith(("def ", '"""', "#"))]
             assert kept == [], f"solution lines leaked into the student copy: {kept}"
-        else:  # a cell that shows the kit's answer (show_source(..., after=...)) keeps only a note
-            from solitaire.lessons.checks import without_kit_answers
+        elif s["cell_type"] == "code":  # the kit's answers (show_source(..., after=...)) become a note: teacher's only
             assert source == without_kit_answers("".join(t["source"]))
+        else:
+            assert source == "".join(t["source"])
         if s["cell_type"] == "code":
             assert s["outputs"] == [] and s["execution_count"] is None
 
@@ -277,6 +279,8 @@ def test_a_student_copy_shows_no_kit_answer_before_the_check_says_right(stem: st
     texts = _printed(run_student_copy(stem))
     assert not [answer for answer in KIT_ANSWERS[stem] if answer in texts]
     assert "The kit's own version, now that yours is right" not in texts  # check prints it only when right
+    student = "".join("".join(c.source) for c in run_student_copy(stem).cells)
+    assert KIT_ANSWER_NOTE in student  # the cell that showed it holds a note instead
 
 
 # --- lessons 07, 07b, 08 and 08b: a student copy shows none of the kit's answers ------------------------------

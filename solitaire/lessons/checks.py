@@ -82,7 +82,7 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
     if copied:
         return _say(False, f"this is a copy of the kit's {copied}: write your own (a copy, renamed or reformatted, "
                            "teaches nothing and is not graded right).", quiet)
-    _ACTIVE.append(KitSwitch(PIECES[name]))
+    _ACTIVE.append(KitSwitch(PIECES[name], answer))
     try:
         ok, message = checker(answer)
     except KitCalled as e:

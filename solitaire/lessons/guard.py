@@ -95,13 +95,18 @@ class KitSwitch:
     ``sys.modules``), ready to be switched off and on again many times cheaply (a check calls a student's
     function on thousands of positions)."""
 
-    def __init__(self, pieces: Iterable[Any]) -> None:
-        self.pieces, self._places = tuple(pieces), None
+    def __init__(self, pieces: Iterable[Any], answer: Any = None) -> None:
+        self.pieces, self.answer, self._places = tuple(pieces), answer, None
 
     def places(self) -> list[tuple[Any, Any, str, Any]]:
         if self._places is None:
-            self._places = [(holder, key, kind, fn) for fn in map(resolve, self.pieces)
-                            for holder, key, kind in _places_holding(fn)]
+            kit = list(map(resolve, self.pieces))
+            self._places = [(holder, key, kind, fn) for fn in kit for holder, key, kind in _places_holding(fn)]
+            for f in (_helpers(g) for g in _functions(self.answer)) if self.answer is not None else ():
+                for h in f:  # a piece the answer holds in a closure (imported inside the function around it)
+                    for cell in h.__closure__ or ():
+                        held = _cell(cell)
+                        self._places += [(cell, "cell_contents", "attr", fn) for fn in kit if held is fn]
         return self._places
 
     @contextlib.contextmanager
@@ -125,6 +130,13 @@ class KitSwitch:
                     holder[key] = fn
                 else:
                     setattr(holder, key, fn)
+
+
+def _cell(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
 
 
 def kit_off(*pieces: Any) -> contextlib.AbstractContextManager[list[str]]:
@@ -255,10 +267,15 @@ LEAST_NODES = 40  # a syntax tree this small may be written independently: calle
 
 
 def _size(fn: Any) -> int:
+    """The number of syntax-tree nodes of a function's body, its docstring left out."""
     try:
-        return sum(1 for _ in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(fn)))))
-    except (OSError, TypeError, SyntaxError):
+        node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
         return 0
+    body = getattr(node, "body", [])
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+        body = body[1:]
+    return sum(1 for stmt in body for _ in ast.walk(stmt))
 
 
 def _same(fn: Callable, kit: Callable) -> bool:
@@ -270,6 +287,11 @@ def _same(fn: Callable, kit: Callable) -> bool:
     same = (mine == normalised_tree(kit)) if mine is not None else (
         _code_print(fn.__code__) == _code_print(kit.__code__))
     return same and (_size(kit) >= LEAST_NODES or bool(kit.__doc__ and fn.__doc__ == kit.__doc__))
+
+
+def _is_kit(fn: Callable) -> bool:
+    """Is ``fn`` the kit's own function (its module's attribute of that name), not a copy of it?"""
+    return getattr(sys.modules.get(getattr(fn, "__module__", None) or ""), fn.__name__, None) is fn
 
 
 def _helpers(fn: Callable, depth: int = 2) -> list[Callable]:
@@ -285,7 +307,7 @@ def _helpers(fn: Callable, depth: int = 2) -> list[Callable]:
         namespace = getattr(f, "__globals__", {})
         if d < depth:
             todo += [(namespace[n], d + 1) for n in names if isinstance(namespace.get(n), types.FunctionType)
-                     and not getattr(namespace[n], "__module__", "").startswith("solitaire")]
+                     and not _is_kit(namespace[n])]
     return found
 
 

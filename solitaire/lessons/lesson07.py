@@ -14,7 +14,8 @@ from ..moves import apply, is_won, legal_moves, rules
 from ..render import text_diagram
 from ..state import Position, deal, observe
 from ..variants import ITALIAN, KLONDIKE, Variant
-from .checks import NotAnswered, Verdict, _short, as_number, call_student, calls_into, exercise, no_return, \
+from .checks import NotAnswered, Verdict, _short, as_number, call_student, calls_into, exercise, hidden_inputs, \
+    no_return, \
     number_verdict
 
 MINI = Variant("Mini Klondike", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
@@ -140,6 +141,10 @@ def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
                 "take off the stack" if want_status == Outcome.WON else
                 "a search may say 'won' only when it reached a won position")
         return f"on Mini Klondike deal {seed} your search says {_short(status)}, but that is not right: {hint}."
+    if want_status == Outcome.WON and nodes != want_nodes:
+        return (f"on deal {seed} your search says 'won' after {_short(nodes)} positions, but taking the newest "
+                f"position off the stack, trying moves in legal_moves order, it is {want_nodes}: does it count every "
+                "child when it first sees it (a won one too), and test is_won(p) when it takes p off the stack?")
     if want_status == Outcome.UNWINNABLE and nodes != want_nodes:
         way = "more" if nodes > want_nodes else "fewer"
         return (f"on deal {seed}, which cannot be won, every correct search sees each reachable position exactly "
@@ -150,7 +155,9 @@ def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
 
 
 @exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key) that "
-                    "returns (status, nodes): 'won', 'unwinnable' or 'unknown', and the positions it saw.")
+                    "returns (status, nodes): 'won', 'unwinnable' or 'unknown', and the positions it saw.",
+          pieces=["solitaire.lessons.lesson07.depth_first"], shows=("solitaire.lessons.lesson07.depth_first",
+                                                                     "visited = {key(start)}", None))
 def _dfs(fn: Any) -> Verdict:
     """Refuses a wrapper around the kit's search, tests the budget, then runs the student's search on the
     unwinnable deal 14 first (a search without a working visited set never ends there: its budget runs out)
@@ -159,18 +166,25 @@ def _dfs(fn: Any) -> Verdict:
     if kit:
         return Verdict(False, f"your dfs calls the kit's {kit}, so it is the kit's search, not yours: write the "
                               "loop yourself, with a list as the stack, a set of plain_key(p), legal_moves and apply.")
-    got = call_student(fn, deal(MINI, UNWINNABLE_MINI), 500)  # first the budget, on a deal whose search always ends
-    if not (_pair(got) and got[0] == Outcome.UNKNOWN and got[1] <= 600):
-        return Verdict(False, f"with max_nodes=500 on Mini Klondike deal {UNWINNABLE_MINI} your search returned "
-                              f"{_shown(got)}: it should stop when it has seen max_nodes positions and return "
-                              "('unknown', nodes)." + _diagram_of(got))
-    for seed in (UNWINNABLE_MINI, 0, 1, 2):
+    budget = hidden_inputs(707, 1, lambda rng: rng.randrange(300, 3000))[0]  # a budget the lesson never shows
+    got = call_student(fn, deal(MINI, UNWINNABLE_MINI), budget)  # first the budget, on a deal whose search ends
+    if not (_pair(got) and got[0] == Outcome.UNKNOWN and got[1] == budget):
+        return Verdict(False, f"with max_nodes={budget} on Mini Klondike deal {UNWINNABLE_MINI} your search returned "
+                              f"{_shown(got)}: it should stop when it has seen max_nodes positions (not one more: "
+                              "compare with >= before adding) and return ('unknown', max_nodes)." + _diagram_of(got))
+    for seed in (UNWINNABLE_MINI, 0, *hidden_inputs(70, 3, lambda rng: rng.randrange(100, 10**6))):  # unseen deals
         fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
         if fault:
             return Verdict(False, fault)
+    everything = _remembered((UNWINNABLE_MINI, "plain"), lambda: depth_first(deal(MINI, UNWINNABLE_MINI)))[1]
+    got = call_student(fn, deal(MINI, UNWINNABLE_MINI), everything)
+    if got != (Outcome.UNWINNABLE, everything):
+        return Verdict(False, f"with max_nodes={everything}, exactly the number of positions reachable from deal "
+                              f"{UNWINNABLE_MINI}, your search returned {_shown(got)}: it sees them all within its "
+                              "budget, so it should say ('unwinnable', max_nodes).")
     nodes = _WORKED[UNWINNABLE_MINI, "plain"][1]
-    return Verdict(True, f"your search agrees with the kit's on Mini Klondike deals 0, 1, 2 and {UNWINNABLE_MINI} "
-                         f"(which it proves unwinnable after {nodes} positions), and it keeps to its budget.")
+    return Verdict(True, f"your search agrees with the kit's on Mini Klondike deal {UNWINNABLE_MINI} (which it proves "
+                         f"unwinnable after {nodes} positions) and on four more deals, and it keeps to its budget.")
 
 
 @exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
@@ -210,7 +224,9 @@ def _random_positions(variants: tuple[Variant, ...], steps: int, every: int = 1)
 
 
 @exercise("07.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
-                     "(True when every card that could sit on it in a column is on a foundation already)")
+                     "(True when every card that could sit on it in a column is on a foundation already)",
+          pieces=["solitaire.endgame.safe_to_foundation", "solitaire.endgame.safe_foundation_moves"],
+          shows=("solitaire.endgame.safe_to_foundation", "v, children =", None))
 def _safe(fn: Any) -> Verdict:
     """Compares the student's safe with the kit's on the top cards of random play, after checking that it is
     not a wrapper around the kit's (a call into ``safe_to_foundation`` while it runs is refused)."""
@@ -276,7 +292,8 @@ def _hashable_key(fn: Any, p: Position) -> Any:
 
 @exercise("07.canonical", "Write canonical_key(p): the same key for two positions whose columns differ only in "
                           "order (each column with its face-down count) or in the recycle count, and different keys "
-                          "for positions that are different games.")
+                          "for positions that are different games.",
+          pieces=["solitaire.lessons.lesson07.canonical_state_key"])
 def _canonical(fn: Any) -> Verdict:
     """Compares, on positions of random play, when the student's key says "the same game" with when the
     columns taken as a set (each with its face-down count) say it."""

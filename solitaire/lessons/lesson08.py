@@ -34,7 +34,8 @@ def _numbers(answer: Any, how_many: int, example: str) -> list[Any]:
 
 
 @exercise("08.layouts", "How many layouts of the unseen cards are consistent with what a player has seen in "
-                        "Klondike deal 10 after t1>f, t5>f, flip t5 and 24 draws?")
+                        "Klondike deal 10 after t1>f, t5>f, flip t5 and 24 draws?",
+          pieces=["solitaire.knowledge.game_knowledge", "solitaire.knowledge.count_layouts"], shows=())
 def _layouts(answer: Any) -> Verdict:
     game = Game(*LAYOUTS_GAME)
     game.play_all(LAYOUTS_MOVES)
@@ -64,7 +65,8 @@ def _layouts(answer: Any) -> Verdict:
                                             + text_diagram(game.position))
 
 
-@exercise("08.chance_by_hand", "From the counts of 10 sampled layouts, give (share won, Wilson low, Wilson high).")
+@exercise("08.chance_by_hand", "From the counts of 10 sampled layouts, give (share won, Wilson low, Wilson high).",
+          pieces=["solitaire.stats.wilson"], shows=())
 def _chance_by_hand(answer: Any) -> Verdict:
     share, low, high = _numbers(answer, 3, "(0.7, 0.4, 0.9)")
     w = Game(*CHANCE_GAME).win_chance(samples=CHANCE_SAMPLES, seed=0)

@@ -1,0 +1,122 @@
+"""Answers written as students would, and what the checks must say to them (issue 38).
+
+``CASES`` maps an exercise to its right answers (accepted) and its wrong ones (refused): wrappers around the kit's
+own piece, ``exec(inspect.getsource(...))`` copies, renamed and reformatted pasted copies, forbidden shortcuts and
+real mistakes. Every refused case here was accepted by the checks before issue 38 (main at d1a7f9f): run this
+file with that commit's ``solitaire`` on PYTHONPATH and the refusals fail.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+
+import pytest
+
+from solitaire.lessons import check
+
+
+def _exec_copy(fn, renames: dict[str, str] | None = None, reformat: bool = False, call: str | None = None):
+    """A copy of the kit's ``fn`` made the way a student would: its source exec'd (no source is kept), optionally
+    with locals renamed and the layout redone; with ``call``, the student's function is a wrapper of that
+    source (``def answer(...): return <fn>(...)``) around the copy."""
+    source = inspect.getsource(fn)
+    if reformat:
+        source = ast.unparse(ast.parse(source))  # comments, blank lines and layout gone
+    for old, new in (renames or {}).items():
+        source = source.replace(old, new)
+    namespace = dict(vars(inspect.getmodule(fn)))
+    exec(source, namespace)
+    if call:
+        exec(call, namespace)
+        return namespace["answer"]
+    return namespace[fn.__name__]
+
+
+def _fits(c, u, v):
+    if c.rank_name not in v.ranks or u.rank_name not in v.ranks:
+        return False
+    up = -1 if v.columns_follow_foundation_order else 1
+    colour = {"alternate": c.is_red != u.is_red, "suit": c.suit == u.suit, "any": True}[v.build]
+    return colour and v.ranks.index(u.rank_name) == v.ranks.index(c.rank_name) + up
+
+
+def _dfs(start, max_nodes=100_000, off_by_one=False):
+    from solitaire import apply, legal_moves
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import is_won
+    visited = {plain_key(start)}
+    stack = [start]
+    while stack:
+        p = stack.pop()
+        if is_won(p):
+            return "won", len(visited)
+        for m in legal_moves(p):
+            q = apply(p, m)
+            if plain_key(q) not in visited:
+                if (len(visited) > max_nodes) if off_by_one else (len(visited) >= max_nodes):
+                    return "unknown", len(visited)
+                visited.add(plain_key(q))
+                stack.append(q)
+    return "unwinnable", len(visited)
+
+
+def _cases() -> dict[str, tuple[list, list]]:
+    from solitaire import moves
+    from solitaire.endgame import safe_to_foundation
+    from solitaire.lessons import lesson07
+    from solitaire.moves import DRAW, Move, apply, rules
+    from solitaire.stats import wilson
+    return {
+        "02.fits": ([_fits], [lambda c, u, v: u in rules(v).parents[c]]),  # a wrapper around the kit's rules
+        "02b.waste_moves": ([], [lambda p, t, w: moves._waste_moves(p, rules(p.variant), t, w)]),
+        "02b.apply_draw": ([], [lambda p: apply(p, Move(DRAW))]),
+        "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
+                           _exec_copy(wilson, {"centre": "mid", "half": "h", "denominator": "d"}, reformat=True),
+                           lambda k, n: wilson(k, n)]),
+        "07.dfs": ([_dfs], [_exec_copy(lesson07.depth_first, call="def answer(start, max_nodes):\n"
+                                                                   "    return depth_first(start, max_nodes=max_nodes)"),
+                            lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True)]),  # > for >=
+        "07.safe": ([], [_exec_copy(safe_to_foundation), _exec_copy(safe_to_foundation, reformat=True)]),
+    }
+
+
+CASES = _cases()
+
+
+def _params(which: int) -> list:
+    return [pytest.param(name, answer, id=f"{name}-{i}") for name, case in sorted(CASES.items())
+            for i, answer in enumerate(case[which])]
+
+
+@pytest.mark.parametrize("name, answer", _params(0))
+def test_right_answers_are_accepted(name: str, answer: object, capsys: pytest.CaptureFixture) -> None:
+    assert check(name, answer), capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, answer", _params(1))
+def test_wrong_answers_are_refused(name: str, answer: object, capsys: pytest.CaptureFixture) -> None:
+    assert not check(name, answer), capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert out.startswith("✘ Not yet: ")
+
+
+def test_a_refused_wrapper_or_copy_says_why(capsys: pytest.CaptureFixture) -> None:
+    from solitaire.stats import wilson
+    check("06.wilson", lambda k, n: wilson(k, n))
+    check("06.wilson", _exec_copy(wilson))
+    out = capsys.readouterr().out
+    assert "calls the kit's wilson" in out or "calls the kit's own wilson" in out
+    assert "this is a copy of the kit's wilson" in out
+
+
+def test_the_kits_pieces_come_back_after_a_check() -> None:
+    """kit_off restores every piece, even when the student's function raised."""
+    from solitaire import moves
+    before = moves._draw, moves._APPLY[DRAW_KIND()]
+    check("02b.apply_draw", lambda p: 1 / 0, quiet=True)
+    assert (moves._draw, moves._APPLY[DRAW_KIND()]) == before
+
+
+def DRAW_KIND():  # noqa: N802  (the move kind of a draw, as the kit's table keys it)
+    from solitaire.moves import DRAW
+    return DRAW
