@@ -67,7 +67,7 @@ def _cases() -> dict[str, tuple[list, list]]:
     from solitaire.moves import DRAW, Move, apply, rules
     from solitaire.stats import wilson
     return {
-        "02.fits": ([_fits], [lambda c, u, v: u in rules(v).parents[c]]),  # a wrapper around the kit's rules
+        "02a.fits": ([_fits], [lambda c, u, v: u in rules(v).parents[c]]),  # a wrapper around the kit's rules
         "02b.waste_moves": ([], [lambda p, t, w: moves._waste_moves(p, rules(p.variant), t, w)]),
         "02b.apply_draw": ([], [lambda p: apply(p, Move(DRAW))]),
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))

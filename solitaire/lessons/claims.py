@@ -1,6 +1,6 @@
 """A lesson's stated figures, checked in one short line each: ``claim(...)`` instead of a wall of asserts.
 
-A lesson says "greedy wins 47.2% of the 2,000 deals" and a cell computes the figure. ``claim`` checks the
+A lesson states a figure ("greedy wins about half of the deals") and a cell computes it. ``claim`` checks the
 figure against what the sentence says and prints one line with a tick, so the students see the statement
 and its proof, not the guard code. If the figure does not hold (the data or the code changed), it raises
 ``ClaimFailed`` with the statement, the value and what was expected, so the lesson stops where it is wrong.

@@ -67,7 +67,7 @@ def _width(n: int, rate: float = 0.8) -> float:
 
 
 def _checked_width_answer(width: float) -> int:
-    """The smallest n whose Wilson interval around 80% is at most ``width`` wide (the checker's own answer)."""
+    """The smallest n whose Wilson interval around a win rate of four in five is at most ``width`` wide (the checker's own answer)."""
     return next(n for n in range(1, 10**7) if _width(n) <= width)
 
 

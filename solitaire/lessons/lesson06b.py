@@ -108,7 +108,7 @@ def won_by_deal(games: Any, across: str = "variant") -> Any:
     if across not in ("variant", "strategy"):
         raise ValueError(f"across is 'variant' or 'strategy', not {across!r}")
     index = ["seed"] if across == "variant" else ["variant", "seed"]
-    return games.pivot_table(index=index, columns=across, values="outcome", aggfunc="first") == "won"
+    return games.pivot_table(index=index, columns=across, values="outcome", aggfunc="first") == Outcome.WON.value
 
 
 PLAYER_ORDER = {"random": 0, "greedy": 1, "expert": 2, "solver": 3}

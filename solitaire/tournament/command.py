@@ -68,12 +68,12 @@ def run(args: argparse.Namespace) -> int | None:
                          ".pdf or .jpg")
     check_output("--table", args.table, results=args.out)  # never over the results file or any SQLite file
     check_output("--plot", args.plot, results=args.out, example="ranking.png")
-    print(detect().line, file=sys.stderr)
     limits = Limits(move_seconds=args.move_seconds, max_moves=args.max_moves, memory_mb=args.memory_mb,
                     game_seconds=args.game_seconds)
     client = None
     if args.scheduler:
-        client = connect_scheduler(args.scheduler)
+        client = connect_scheduler(args.scheduler)  # an unreachable address is said first, in one line
+    print(detect().line, file=sys.stderr)
     try:
         results = api.run(args.folder, args.variants, args.deals, out=args.out, workers=args.workers,
                           executor=client.get_executor() if client else None, limits=limits, quiet=True,
