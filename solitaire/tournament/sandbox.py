@@ -130,6 +130,8 @@ def wrap(argv: list[str], hidden: list[str]) -> list[str]:
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
     args += ["--ro-bind", "/usr", "/usr"]
+    # /proc, /dev and an empty /tmp first: a kit or a virtual environment kept under /tmp is bound on top of it.
+    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
     binds = _python_dirs()
     made = set()
     for d in binds:
@@ -141,7 +143,7 @@ def wrap(argv: list[str], hidden: list[str]) -> list[str]:
         args += ["--ro-bind", d, d]
     for f in ("/etc/ld.so.cache", "/etc/localtime"):
         args += ["--ro-bind-try", f, f]
-    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    args += ["--chdir", "/tmp"]
     for h in sorted({os.path.realpath(h) for h in hidden}):
         inside = any(h.startswith(b + "/") for b in binds)
         if inside and not any(b == h or b.startswith(h + "/") for b in binds):
