@@ -43,7 +43,7 @@ def first_table_seconds(url: str) -> float:
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             start = time.perf_counter()
-            page.goto(f"{url}/lab/index.html?path=04_play.ipynb", timeout=120_000)
+            page.goto(f"{url}/lab/index.html?path=01a_play.ipynb", timeout=120_000)
             servers.wait_for_kernel(page, timeout_ms=180_000)
             servers.menu(page, "Run", "Run All Cells")
             page.locator(".sol-root .sol-stock").first.wait_for(timeout=180_000)

@@ -49,7 +49,7 @@ def site(tmp_path_factory):
 # --- what the site holds (no browser) ----------------------------------------------------------------------------
 def test_the_site_holds_the_student_lessons_each_installing_the_kit_from_the_site(site):
     out, made = site
-    assert "01_cards.ipynb" in made["lessons"] and "04_play.ipynb" in made["lessons"]
+    assert "01_cards.ipynb" in made["lessons"] and "01a_play.ipynb" in made["lessons"]
     nb = json.loads((out / "files" / "02b_moves.ipynb").read_text(encoding="utf-8"))
     assert "%pip install" in nb["cells"][0]["source"] and "solitaire-kit" in nb["cells"][0]["source"].split()
     sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
@@ -202,7 +202,7 @@ def test_a_click_plays_a_move_on_the_card_table_in_the_browser(served, page):
     from playwright.sync_api import expect
 
     start = time.perf_counter()
-    page.goto(f"{served}/lab/index.html?path=04_play.ipynb", timeout=120_000)
+    page.goto(f"{served}/lab/index.html?path=01a_play.ipynb", timeout=120_000)
     servers.wait_for_kernel(page, timeout_ms=180_000)
     servers.menu(page, "Run", "Run All Cells")
     table = page.locator(".sol-root").first

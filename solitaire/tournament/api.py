@@ -12,7 +12,8 @@ that any game can be replayed with ``play_game``. Each entrant runs in its own p
 
 Contained: where bubblewrap works (Linux), each entrant process runs in its own PID, mount and network
 namespaces, sees only Python and the kit, and has limits on all it starts (``solitaire.tournament.sandbox``).
-Where nothing contains it, ``run`` says so in one line and refuses entrant files unless ``trust_entrants=True``.
+Where nothing contains it, ``run`` says so in one line and refuses entrant files from outside the kit unless
+``trust_entrants=True``.
 
 Resumable: each finished game is committed to the SQLite results file (``out=``); a rerun with the same file
 keeps its seeds and plays only what is missing, even after ``kill -9``; one tournament at a time uses a file.
@@ -32,11 +33,11 @@ from pathlib import Path
 from ..cards import quote
 from ..variants import Variant, get_variant
 from .board import Results
-from .referee import EntrantFailure, EntrantProcess, Entry, Limits, play_games
+from .referee import KIT_ENTRANTS, EntrantFailure, EntrantProcess, Entry, Limits, play_games, untrusted
 from .results import COLUMNS, ResultsFile
 from .sandbox import detect
 
-ENTRANTS = Path(__file__).resolve().parent.parent / "entrants"  # the kit's example entrants
+ENTRANTS = Path(KIT_ENTRANTS)  # the kit's example entrants
 BATCH = 10  # games a task: one entrant process serves them all
 
 
@@ -194,11 +195,12 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
 
 
 def _check_sandbox(entries: list[Entry], limits: Limits, quiet: bool) -> None:
-    """Say which sandbox holds the entrants; without one, refuse entrant files unless they are trusted."""
+    """Say which sandbox holds the entrants; without one, refuse entrant files from outside the kit unless they are
+    trusted."""
     box = detect()
     if not quiet:
         print(box.line, file=sys.stderr)
-    files = [e.name for e in entries if e.kind == "source"]
+    files = [e.name for e in entries if untrusted(e)]
     if not box.isolated and files and not limits.trust_entrants:
         raise ValueError(f"{box.line.partition(': ')[2]}; refusing to run the entrant files ({', '.join(files)[:80]}) "
                          "unless you trust them: pass trust_entrants=True (--trust-entrants)")
