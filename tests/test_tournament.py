@@ -541,9 +541,10 @@ def attack(tmp_path: Path, name: str, source: str, *, deals: int = 2, limits: Li
     (folder / "greedy_player.py").write_text(GREEDY_FILE.read_text())
     logs = tmp_path / "logs"
     logs.mkdir(exist_ok=True)
+    before = sandbox.tree(os.getpid()).keys()  # earlier tests may have left helpers (multiprocessing's tracker)
     results = tournament.run(folder, deals=deals, limits=limits, logs=logs, quiet=True, **kw)
     log = logs / f"{name}.log"
-    assert not sandbox.tree(os.getpid()).keys() - {os.getpid()}  # nothing the entrants started is left
+    assert not sandbox.tree(os.getpid()).keys() - before  # nothing the entrants started is left
     return results, log.read_text(errors="replace") if log.exists() else ""
 
 
@@ -706,14 +707,18 @@ def test_a_second_tournament_on_the_same_results_file_is_refused_in_one_line(tmp
     assert len(errors) == 1 and "is in use by another tournament now" in errors[0]
 
 
-def test_without_a_sandbox_entrant_files_are_refused_unless_trusted(monkeypatch):
+def test_without_a_sandbox_entrant_files_are_refused_unless_trusted(monkeypatch, tmp_path):
     none = sandbox.Sandbox(False, "", "sandbox: none on plan9: entrants would run as you, able to read your files")
     monkeypatch.setitem(sandbox._FOUND, "box", none)
+    student = tmp_path / "greedy_player.py"  # a student's file: outside the kit
+    student.write_text(GREEDY_FILE.read_text())
     with pytest.raises(ValueError, match=r"^none on plan9: .*refusing to run the entrant files \(greedy_player\) "
                                          r"unless you trust them: pass trust_entrants=True \(--trust-entrants\)$"):
-        tournament.run(GREEDY_FILE, deals=1, quiet=True)
-    results = tournament.run(GREEDY_FILE, deals=1, seeds={"klondike": [3]}, quiet=True, trust_entrants=True)
+        tournament.run(student, deals=1, quiet=True)
+    results = tournament.run(student, deals=1, seeds={"klondike": [3]}, quiet=True, trust_entrants=True)
     assert [(r["outcome"], r["reason"]) for r in results.rows] == [("won", "")]
+    kits_own = tournament.run(tournament.ENTRANTS / "greedy_player.py", deals=1, seeds={"klondike": [3]}, quiet=True)
+    assert [(r["outcome"], r["reason"]) for r in kits_own.rows] == [("won", "")]  # the kit's examples are the kit's
 
 
 def test_under_pyodide_isolation_is_stated_unavailable_in_one_line(monkeypatch):

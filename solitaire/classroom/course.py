@@ -241,12 +241,13 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
             cell.get("metadata", {}).pop("execution", None)
-        if i in by_solution:
-            e = by_solution[i]
+        if _is_solution(cell):  # an exercise's answer, or an ungraded first step that a later check builds on
+            e = by_solution.get(i) or next(e for e in found if e.solution_cell > i)
+            step = "-answer" if i in by_solution else f"-step-{i}"
             later = "\n".join(_source(c) for c in cells[i + 1:] if c["cell_type"] == "code" and not _is_solution(c))
             solution = _source(cell).rstrip("\n")
             cell["source"] = f"{_stub(solution, later).rstrip()}\n{BEGIN}\n{solution}\n{END}"
-            cell["metadata"]["nbgrader"] = _nbgrader(grade_id(e.check_id) + "-answer", solution=True)
+            cell["metadata"]["nbgrader"] = _nbgrader(grade_id(e.check_id) + step, solution=True)
             tags = [t for t in cell["metadata"].pop("tags", []) if t != SOLUTION_TAG]  # nbgrader's metadata says it
             if tags:
                 cell["metadata"]["tags"] = tags
