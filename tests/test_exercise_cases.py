@@ -69,7 +69,7 @@ def _cases() -> dict[str, tuple[list, list]]:
     return {
         "02a.fits": ([_fits], [lambda c, u, v: u in rules(v).parents[c]]),  # a wrapper around the kit's rules
         "02b.waste_moves": ([], [lambda p, t, w: moves._waste_moves(p, rules(p.variant), t, w)]),
-        "02b.apply_draw": ([], [lambda p: apply(p, Move(DRAW))]),
+        "02c.draw": ([], [lambda p: apply(p, Move(DRAW))]),
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
                            _exec_copy(wilson, {"centre": "mid", "half": "h", "denominator": "d"}, reformat=True),
                            lambda k, n: wilson(k, n)]),
@@ -113,10 +113,16 @@ def test_the_kits_pieces_come_back_after_a_check() -> None:
     """kit_off restores every piece, even when the student's function raised."""
     from solitaire import moves
     before = moves._draw, moves._APPLY[DRAW_KIND()]
-    check("02b.apply_draw", lambda p: 1 / 0, quiet=True)
+    check("02c.draw", lambda p: 1 / 0, quiet=True)
     assert (moves._draw, moves._APPLY[DRAW_KIND()]) == before
 
 
 def DRAW_KIND():  # noqa: N802  (the move kind of a draw, as the kit's table keys it)
     from solitaire.moves import DRAW
     return DRAW
+
+
+def test_every_case_names_an_exercise_that_exists() -> None:
+    """A case under a stale id would be refused for the wrong reason ("no exercise called ...")."""
+    from solitaire.lessons.checks import EXERCISES
+    assert sorted(set(CASES) - set(EXERCISES)) == []

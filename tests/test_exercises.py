@@ -276,7 +276,7 @@ def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.Cap
     wrong = [("07.safe", lambda p, card: card.rank_name in ("A", "2")),
              ("07.canonical", lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)))),
              ("07.dfs", lambda start, max_nodes: start),
-             ("08.disagree", _played(Game("klondike", 3), ["draw"])),
+             ("08b.disagree", _played(Game("klondike", 3), ["draw"])),
              ("08.layouts", 12345)]
     for name, answer in wrong:
         ok, out = feedback(capsys, name, answer)
@@ -483,8 +483,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         "08.chance_by_hand": ((share, *wilson(won, n)), [(share, share - half, share + half),  # the naive interval
                                                          (won, *wilson(won, n)), (share, 0.0, 1.0),
                                                          (share, centre195 - z195, centre195 + z195)], "70%"),
-        "08.disagree": (_disagreeing_game(1), [Game("klondike", 1), Game("klondike", 0), won_2], "a game"),
-        "08.alone": (alone, [alone[::-1], (alone[0] - alone[1], 0), (alone[0] + 1, alone[1])], "more"),
+        "08b.disagree": (_disagreeing_game(1), [Game("klondike", 1), Game("klondike", 0), won_2], "a game"),
+        "08b.alone": (alone, [alone[::-1], (alone[0] - alone[1], 0), (alone[0] + 1, alone[1])], "more"),
     }
 
 

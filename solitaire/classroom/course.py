@@ -49,8 +49,8 @@ class Exercise:
 def check_calls(source: str) -> list[tuple[str, str]]:
     """The ``check("<id>", answer)`` calls of a cell, as (id, the answer's source); none if it does not parse.
 
-    >>> check_calls('check("02b.apply_draw", draw)\\nprint(1)')
-    [('02b.apply_draw', 'draw')]
+    >>> check_calls('check("02c.draw", draw)\\nprint(1)')
+    [('02c.draw', 'draw')]
     """
     try:
         tree = ast.parse(source)
@@ -172,8 +172,8 @@ def gate_kit_answers(source: str, answers: dict[str, str], first: str | None = N
     ``show_source``: the kit's own version shown right after an exercise. Each then shows only once that check
     said right.
 
-    >>> gate_kit_answers("show_source(moves._draw)\\nshow_source(moves.apply)", {"draw": "02b.apply_draw"})
-    'show_source(moves._draw, after="02b.apply_draw")\\nshow_source(moves.apply)'
+    >>> gate_kit_answers("show_source(moves._draw)\\nshow_source(moves.apply)", {"draw": "02c.draw"})
+    'show_source(moves._draw, after="02c.draw")\\nshow_source(moves.apply)'
     >>> gate_kit_answers('show_source(depth_first, "visited")', {}, first="07.dfs")
     'show_source(depth_first, "visited", after="07.dfs")'
     """

@@ -412,7 +412,7 @@ def replay_game(game: Any, what: str, start: Position, deal_name: str) -> Game:
     """Check that ``game`` is a Game (or a card table playing one) that starts from ``start`` (the deal the
     exercise asks for) and whose moves replay legally from there; return the replay."""
     if not isinstance(game, Game) and isinstance(getattr(game, "game", None), Game):
-        game = game.game  # a card table (lesson 04): the game played on it
+        game = game.game  # a card table (lesson 01a): the game played on it
     if not isinstance(game, Game):
         moves = getattr(game, "moves", game)  # the solver's result, or a list of moves
         if isinstance(moves, (list, tuple)) and moves and all(isinstance(m, (Move, str)) for m in moves):

@@ -87,7 +87,7 @@ def _chance_by_hand(answer: Any) -> Verdict:
                          f"to {want[2]:.0%}: ten samples say little.")
 
 
-@exercise("08.disagree", "Give a Game, with some moves played, in which the expert (seed 0) and greedy choose "
+@exercise("08b.disagree", "Give a Game, with some moves played, in which the expert (seed 0) and greedy choose "
                          "different moves.")
 def _disagree(answer: Any) -> Verdict:
     from ..expert import ExpertStrategy
@@ -113,7 +113,7 @@ def _disagree(answer: Any) -> Verdict:
                          f"{expert.explain(obs, e)} Greedy: {GreedyStrategy().explain(obs, g)}")
 
 
-@exercise("08.alone", "On the 300 Klondike deals of the shipped tables, give (deals the expert wins and greedy does "
+@exercise("08b.alone", "On the 300 Klondike deals of the shipped tables, give (deals the expert wins and greedy does "
                       "not, deals greedy wins and the expert does not).")
 def _alone(answer: Any) -> Verdict:
     from ..experiments import shipped
