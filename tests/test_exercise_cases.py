@@ -126,3 +126,17 @@ def test_every_case_names_an_exercise_that_exists() -> None:
     """A case under a stale id would be refused for the wrong reason ("no exercise called ...")."""
     from solitaire.lessons.checks import EXERCISES
     assert sorted(set(CASES) - set(EXERCISES)) == []
+
+
+def test_a_piece_held_in_a_private_namespace_is_switched_off_too(capsys: pytest.CaptureFixture) -> None:
+    """exec(code, ns) gives the answer globals of its own, outside sys.modules: the kit's piece bound there
+    (passes_left, which 02.stock_moves asks for) is switched off as well."""
+    from solitaire import moves
+    from solitaire.moves import DRAW, RECYCLE, Move
+    code = ("def stock_moves(p):\n    if p.stock:\n        return [Move(DRAW)]\n"
+            "    return [Move(RECYCLE)] if p.waste and passes_left(p) else []\n")
+    namespace = {"passes_left": moves.passes_left, "Move": Move, "DRAW": DRAW, "RECYCLE": RECYCLE}
+    exec(code, namespace)  # noqa: S102 (the attack under test)
+    assert not check("02.stock_moves", namespace["stock_moves"])
+    assert "calls the kit's passes_left" in capsys.readouterr().out
+    assert namespace["passes_left"] is moves.passes_left  # and it is given back

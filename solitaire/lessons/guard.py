@@ -107,6 +107,11 @@ class KitSwitch:
                     for cell in h.__closure__ or ():
                         held = _cell(cell)
                         self._places += [(cell, "cell_contents", "attr", fn) for fn in kit if held is fn]
+                    namespace = getattr(h, "__globals__", None)  # or in a namespace of its own (exec(code, ns))
+                    if isinstance(namespace, dict) and not any(namespace is getattr(m, "__dict__", None)
+                                                               for m in list(sys.modules.values())):
+                        self._places += [(namespace, k, "item", fn) for k, v in list(namespace.items())
+                                         for fn in kit if v is fn]
         return self._places
 
     @contextlib.contextmanager
