@@ -107,6 +107,7 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
         err = np.vstack([rate - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - rate])
         style = styles[strategy]
         ax.errorbar(x, rate, yerr=err, linestyle="none", capsize=4, markersize=7, label=strategy, **style)
+        _label_narrow_intervals(ax, x, rows["low"].to_numpy(float), rows["high"].to_numpy(float))
         if "winnable_high" in rows and rows["winnable_high"].notna().any():
             high = rows["winnable_high"].to_numpy(float)
             has = ~np.isnan(high) & (high > rate)
@@ -130,6 +131,20 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     order = sorted(range(len(labels)), key=lambda i: ":" in labels[i])  # strategies first, then the "if" markers
     _legend_below(fig, [handles[i] for i in order], [labels[i] for i in order], title="strategy")
     return fig
+
+
+NARROW = 0.08  # an interval narrower than this (8 points) hides under its marker on a projector: it is written out
+
+
+def _label_narrow_intervals(ax, x, low, high) -> None:
+    """Write each narrow interval out beside its point (below it near the top of the axis, else above), so that
+    an interval from 2,000 deals, shorter than its marker, is still read."""
+    for xi, lo, hi in zip(x, low, high):
+        if hi - lo < NARROW:
+            above = hi < 0.85
+            ax.annotate(f"{100 * lo:.1f}–{100 * hi:.1f}%", (xi, hi if above else lo), xytext=(0, 7 if above else -7),
+                        textcoords="offset points", ha="center", va="bottom" if above else "top",
+                        fontsize=SMALLEST_TEXT)
 
 
 def _legend_below(fig: Figure, handles: list, labels: list, **kwargs) -> None:

@@ -232,3 +232,16 @@ def test_every_rate_axis_reads_in_percent(games):
         assert ticks and all(t.endswith("%") for t in ticks), (name, ticks)
         assert "100%" in ticks or "80%" in ticks, (name, ticks)  # shares, not 0-1 drawn as "1%"
     assert not any(t.endswith("%") for t in tick_texts(foundation_distribution(games).axes[0].yaxis))
+
+
+def test_an_interval_shorter_than_its_marker_is_written_out():
+    """2,000 deals give intervals a few points wide, hidden under the markers: they are written beside them."""
+    from solitaire.experiments import shipped
+    fig = win_rates(summary(shipped("seed_variants")))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert len(texts) == 6 and all(t.endswith("%") and "–" in t for t in texts)
+    assert "45.0–49.3%" in texts  # greedy, Klondike: 943 of 2,000 (Wilson 95%)
+    wide = win_rates(pd.DataFrame([{"variant": "klondike", "strategy": "greedy", "win_rate": 0.4, "low": 0.25,
+                                    "high": 0.57}]))
+    assert len(wide.axes[0].texts) == 0  # a wide interval shows as its whiskers
+    plt.close("all")
