@@ -7,6 +7,9 @@ import re
 import pytest
 
 from solitaire import Game, solve
+from solitaire.moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, RECYCLE, WASTE_TO_COLUMN,
+                             WASTE_TO_FOUNDATION)
+from solitaire.players import GreedyStrategy
 from solitaire.lessons import EXERCISES, check
 from solitaire.lessons.lesson01a import PYSOL_LAYOUT, moves_of
 from solitaire.widget import GameWidget
@@ -53,7 +56,38 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                                           lambda a, b: _greedy_wins(a + 1, b),
                                           lambda a, b: _greedy_wins(a, b, variant="solijoy"), lambda a, b: 8],
                            "eight"),
+        # 05b: an entrant written in a cell, asked at hidden positions. Wrong: rule 3 without its face-down test,
+        # rules 1 and 2 swapped, greedy asked for its move, the first move always, a copy of the check's own rules.
+        "05b.entrant": (_entrant, [lambda obs, moves: _entrant(obs, moves, face_down_test=False),
+                                   lambda obs, moves: _entrant(obs, moves, order=(1, 0, 2, 3, 4)),
+                                   lambda obs, moves: GreedyStrategy().choose(obs, moves),
+                                   lambda obs, moves: moves[0], _copied_rules()], "draw"),
     }
+
+
+def _entrant(obs, moves, face_down_test: bool = True, order: tuple = (0, 1, 2, 3, 4)):
+    """05b's entrant as a student writes it (one loop a rule), and its mistakes: rule 3 taken for any whole
+    build, or the rules in another order."""
+    def uncovers(m):
+        return (m.kind == COLUMN_TO_COLUMN and m.count == len(obs.columns[m.source])
+                and (obs.hidden[m.source] > 0 or not face_down_test))
+    rules = [lambda m: m.kind == FLIP, lambda m: m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION), uncovers,
+             lambda m: m.kind == WASTE_TO_COLUMN, lambda m: m.kind in (DRAW, RECYCLE)]
+    for i in order:
+        for move in moves:
+            if rules[i](move):
+                return move
+    return moves[0]
+
+
+def _copied_rules():
+    """The check's own rules pasted into a cell under another name (exec of their source)."""
+    import inspect
+    from solitaire.lessons import lesson05b
+    names = dict(vars(lesson05b))
+    source = "\n".join(inspect.getsource(f) for f in (lesson05b._uncovers, lesson05b._rule_of, lesson05b._rules_choice))
+    exec(source.replace("_rules_choice", "mine"), names)
+    return names["mine"]
 
 
 def _played(moves: list[str]) -> Game:
@@ -117,6 +151,24 @@ def test_a_strategy_built_on_greedys_own_rule_is_refused(capsys: pytest.CaptureF
     greedy = GreedyStrategy()
     ok, out = feedback(capsys, "05.strategy", lambda obs, moves: max(moves, key=lambda m: greedy.rule(obs, m)[0]))
     assert not ok and re.search(r"calls the kit's (GreedyStrategy\.)?rule", out), out
+
+
+def test_an_entrant_in_a_cell_plays_in_the_tournament() -> None:
+    """05b's entrant is a function, not a file: the tournament runs it in its own process beside the kit's files,
+    and a stub (a student copy's) crashes its games without stopping the others."""
+    from pathlib import Path
+    import solitaire
+    from solitaire import tournament
+    files = Path(solitaire.__file__).parent / "entrants"
+
+    def stub(obs, moves):
+        raise NotImplementedError
+
+    results = tournament.run([_entrant, stub, files / "greedy_player.py"], deals=4, seeds={"klondike": [1, 2, 3, 4]},
+                             workers=1, quiet=True)
+    board = {row["entrant"]: row for row in results.leaderboard()}
+    assert board["_entrant"]["games"] == 4 and board["_entrant"]["failures"] == 0
+    assert [(f["entrant"], f["failure"], f["games"]) for f in results.failures()] == [("stub", "crashed", 4)]
 
 
 def test_versus_random_prints_the_score_and_never_raises(capsys: pytest.CaptureFixture) -> None:

@@ -88,7 +88,7 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
     except KitCalled as e:
         ok, message = False, str(e)
     except NotAnswered as e:
-        ok, message = False, f"Not finished yet: {e}"
+        ok, message = False, str(e)
     except Exception as e:  # a student's function may raise anything: report it, never dump a traceback
         ok, message = False, f"Your answer raised {type(e).__name__}: {e}"
     finally:

@@ -6,20 +6,58 @@ from collections.abc import Callable
 from typing import Any
 
 from ..endgame import Outcome
-from ..moves import Move
+from ..game import Game
 from ..state import deal
 from ..variants import KLONDIKE
-from .checks import (NotAnswered, Verdict, call_student, calls_into, exercise, finite_number, hidden_inputs,
+from .checks import (NotAnswered, Verdict, _short, call_student, calls_into, exercise, finite_number, hidden_inputs,
                      replay_game, student_running)
 
 
-@exercise("05.replay", "Solve Klondike deal 2, replay the solution on a fresh Game until it is won; pass that Game.")
-def _replay_won(game: Any) -> Verdict:
-    replay = replay_game(game, "after the replayed solution", deal(KLONDIKE, 2), "Klondike deal 2 (Game('klondike', 2))")
-    if replay.is_won():
-        return Verdict(True, f"all {len(replay.moves)} moves replay legally and the game is won.")
-    return Verdict(False, f"the {len(replay.moves)} moves are legal but the game is not won yet "
-                          f"({replay.position.on_foundations()} cards home): did you play every move of the solution?")
+REPLAY_NODES = 20_000  # the solver's budget the exercise asks for
+
+
+@functools.lru_cache(maxsize=None)
+def _replay_seeds() -> tuple[tuple[int, bool], ...]:
+    """Hidden Klondike deals for 05.replay, none a lesson shows, with whether the solver wins each: three it wins
+    and one it does not (so an answer that forgets the solver's "no" is seen)."""
+    from ..solver import solve
+    won, lost = [], []
+    for seed in hidden_inputs(2205, 40, lambda rng: rng.randint(1_000, 10**6)):
+        verdict = solve(deal(KLONDIKE, seed), max_seconds=None, max_nodes=REPLAY_NODES).status == Outcome.WON
+        (won if verdict else lost).append(seed)
+        if len(won) >= 3 and lost:
+            break
+    return tuple([(s, True) for s in won[:3]] + [(lost[0], False)])
+
+
+@exercise("05.replay", "Write replayed(seed): solve Klondike deal seed (max_seconds=None, max_nodes=20_000); if "
+                       "the solver wins, return a fresh Game of that deal with the solution played on it, and "
+                       "otherwise None. It is tried on deals the lesson never shows.")
+def _replay_won(answer: Any) -> Verdict:
+    if not callable(answer):
+        game = " (one game answers one deal only)" if isinstance(answer, Game) else ""
+        raise NotAnswered(f"expected the function replayed(seed), got {type(answer).__name__} {_short(answer)}"
+                          f"{game}")
+    for seed, winnable in _replay_seeds():
+        got = call_student(answer, seed)
+        if not winnable:
+            if got is not None:
+                return Verdict(False, f"the solver does not win Klondike deal {seed} within {REPLAY_NODES:,} "
+                                      f"positions, so replayed({seed}) should return None, but it returned "
+                                      f"{_short(got)}: look at the solver's status before replaying.")
+            continue
+        if got is None:
+            return Verdict(False, f"replayed({seed}) returned None, but the solver wins Klondike deal {seed}: "
+                                  "return the replayed game.")
+        replay = replay_game(got, f"replayed({seed})", deal(KLONDIKE, seed), f"Klondike deal {seed}")
+        if not replay.is_won():
+            return Verdict(False, f"replayed({seed}): its {len(replay.moves)} moves are legal, but the game is not "
+                                  f"won ({replay.position.on_foundations()} cards home): did you play every move "
+                                  "of the solution?")
+    two = call_student(answer, 2)
+    moves = f": on deal 2 it plays {len(two.moves)} moves to a won game" if isinstance(two, Game) else ""
+    return Verdict(True, f"your function replays the solver's win on every deal tried, and returns None when the "
+                         f"solver does not win{moves}.")
 
 
 STRATEGY_DEALS = range(150)  # enough deals for a sign test to see a real lead over random

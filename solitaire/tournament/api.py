@@ -73,13 +73,29 @@ def entry_from_object(strategy) -> Entry:
     name = str(getattr(strategy, "name", "") or type(strategy).__name__)
     try:
         import cloudpickle
-        data = cloudpickle.dumps(strategy)
+        data = _dumps_by_value(cloudpickle, strategy)
     except ImportError:
         data = pickle.dumps(strategy)  # only classes importable in the entrant's process travel this way
     except Exception as e:
         raise ValueError(f"strategy {quote(name)} cannot be sent to its process ({type(e).__name__}: {e}): keep "
                          "open files, locks and generators out of it") from None
     return Entry(name, "pickle", data, hashlib.sha256(data).hexdigest()[:16])
+
+
+def _dumps_by_value(cloudpickle, strategy) -> bytes:
+    """``strategy`` pickled with the code of its own module (a student's ``my_entrant.py``, a test file) sent by
+    value, as a notebook's is: the entrant's process cannot import that module. The kit's modules travel by name."""
+    fn = getattr(strategy, "fn", None)
+    names = {getattr(type(strategy), "__module__", None), getattr(fn, "__module__", None)}
+    own = [sys.modules[name] for name in names
+           if name in sys.modules and name != "__main__" and not name.startswith("solitaire")]
+    for module in own:
+        cloudpickle.register_pickle_by_value(module)
+    try:
+        return cloudpickle.dumps(strategy)
+    finally:
+        for module in own:
+            cloudpickle.unregister_pickle_by_value(module)
 
 
 def collect(entrants) -> list[Entry]:
