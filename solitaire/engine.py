@@ -13,7 +13,8 @@ The pieces and what each is called with (the kit's own piece is used for each on
   ``wants`` is ``foundation_wants(p, r)``, worked out with the compiled rules ``r``;
 * ``foundation_moves(p, targets)``: cards back from a foundation (called where the variant allows it);
 * ``stock_moves(p)``: a draw or a recycle;
-* ``draw(p)``: the position after a draw.
+* ``draw(p)``: the position after a draw;
+* ``move_build(p, m)``: the position after ``m``, a move of cards from one column to another (``t>t``).
 
 A piece that raises NotImplementedError (a lesson's stub, not written yet) is replaced by the kit's own, and its
 name is kept in ``engine.unwritten``: a student copy's table plays by the kit's rules until the piece is written.
@@ -23,12 +24,12 @@ before; an Engine is for a student's table, playouts and checks.
 """
 from __future__ import annotations
 
-from .moves import (DRAW, FOUNDATION_TO_COLUMN, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply,
+from .moves import (COLUMN_TO_COLUMN, DRAW, FOUNDATION_TO_COLUMN, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, Move, apply,
                     column_targets, foundation_wants, makes_progress, rules)
 from .moves import _column_moves, _foundation_to_column_moves, _stock_moves, _waste_moves
 from .state import Position
 
-PIECES = ("fits", "column_moves", "waste_moves", "foundation_moves", "stock_moves", "draw")
+PIECES = ("fits", "column_moves", "waste_moves", "foundation_moves", "stock_moves", "draw", "move_build")
 # Which move list lists each kind of move (the others come out of the columns)
 LISTED_BY = {DRAW: "stock_moves", RECYCLE: "stock_moves", WASTE_TO_COLUMN: "waste_moves",
              WASTE_TO_FOUNDATION: "waste_moves", FOUNDATION_TO_COLUMN: "foundation_moves"}
@@ -46,9 +47,10 @@ class Engine:
     """
 
     def __init__(self, fits=None, column_moves=None, waste_moves=None, foundation_moves=None, stock_moves=None,
-                 draw=None):
+                 draw=None, move_build=None):
         given = {"fits": fits, "column_moves": column_moves, "waste_moves": waste_moves,
-                 "foundation_moves": foundation_moves, "stock_moves": stock_moves, "draw": draw}
+                 "foundation_moves": foundation_moves, "stock_moves": stock_moves, "draw": draw,
+                 "move_build": move_build}
         for name, fn in given.items():
             if fn is not None and not callable(fn):
                 raise TypeError(f"{name} should be a function (its name, without brackets), not "
@@ -57,7 +59,7 @@ class Engine:
         self.unwritten: set[str] = set()  # pieces given as stubs (they raised NotImplementedError): the kit's is used
         self._kit = {"column_moves": self._kit_column_moves, "waste_moves": self._kit_waste_moves,
                      "foundation_moves": self._kit_foundation_moves, "stock_moves": self._kit_stock_moves,
-                     "draw": self._kit_draw}
+                     "draw": self._kit_draw, "move_build": apply}
 
     def __repr__(self) -> str:
         return f"Engine({', '.join(f'{name}={fn.__name__}' for name, fn in self.pieces.items())})"
@@ -101,7 +103,8 @@ class Engine:
         return moves
 
     def apply(self, p: Position, m: Move) -> Position:
-        """The position after ``m``: this engine's draw for a draw, the kit's ``apply`` for the rest.
+        """The position after ``m``: this engine's draw for a draw, its move_build for a move from column to column,
+        the kit's ``apply`` for the rest.
 
         >>> from solitaire import KLONDIKE, deal
         >>> def draw_nothing(p):
@@ -109,7 +112,11 @@ class Engine:
         >>> Engine(draw=draw_nothing).apply(deal(KLONDIKE, 1), Move(DRAW)).waste
         ()
         """
-        return self._run("draw", p) if m.kind == DRAW else apply(p, m)
+        if m.kind == DRAW:
+            return self._run("draw", p)
+        if m.kind == COLUMN_TO_COLUMN:
+            return self._run("move_build", p, m)
+        return apply(p, m)
 
     def piece_for(self, m: Move) -> str:
         """The name of the piece that lists moves of ``m``'s kind.  ``Engine().piece_for(Move("draw"))`` is
@@ -132,7 +139,8 @@ class Engine:
         return apply(p, Move(DRAW))
 
 
-def use(fits=None, column_moves=None, waste_moves=None, foundation_moves=None, stock_moves=None, draw=None) -> Engine:
+def use(fits=None, column_moves=None, waste_moves=None, foundation_moves=None, stock_moves=None, draw=None,
+        move_build=None) -> Engine:
     """The kit's rules running on the pieces given: ``solitaire.use(waste_moves=my_waste_moves)``.
 
     Give the engine to a card table (``solitaire.play("klondike", 7, use=engine)``), to a ``Game``
@@ -144,4 +152,4 @@ def use(fits=None, column_moves=None, waste_moves=None, foundation_moves=None, s
     >>> use(fits=never_fits).legal_moves(deal(KLONDIKE, 1))  # t1>t7 is gone: no card fits on another
     [Move('draw')]
     """
-    return Engine(fits, column_moves, waste_moves, foundation_moves, stock_moves, draw)
+    return Engine(fits, column_moves, waste_moves, foundation_moves, stock_moves, draw, move_build)

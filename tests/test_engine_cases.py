@@ -162,6 +162,46 @@ def _copied_draw():
     return namespace["my_draw"]
 
 
+# --- 02c.build ------------------------------------------------------------------------------------------------
+def move_build(p, m):
+    columns, hidden = list(p.columns), list(p.hidden)
+    cards = columns[m.source][-m.count:]
+    columns[m.source] = columns[m.source][:-m.count]
+    columns[m.target] = columns[m.target] + cards
+    left = columns[m.source]
+    if p.variant.auto_flip and left and len(left) == hidden[m.source]:
+        hidden[m.source] -= 1
+    return p._replace(columns=tuple(columns), hidden=tuple(hidden))
+
+
+def build_first(p, m):  # the lesson's first version: no auto_flip (the Italian game)
+    columns = list(p.columns)
+    cards = columns[m.source][-m.count:]
+    columns[m.source] = columns[m.source][:-m.count]
+    columns[m.target] = columns[m.target] + cards
+    return p._replace(columns=tuple(columns))
+
+
+def build_reversed(p, m):  # the cards land in the wrong order
+    columns = list(p.columns)
+    cards = columns[m.source][-m.count:]
+    columns[m.source] = columns[m.source][:-m.count]
+    columns[m.target] = columns[m.target] + cards[::-1]
+    return p._replace(columns=tuple(columns))
+
+
+def build_flips_always(p, m):  # turns a card up in every game, not only where auto_flip says so
+    q = build_first(p, m)
+    left = q.columns[m.source]
+    if left and len(left) == p.hidden[m.source]:
+        q = q._replace(hidden=tuple(h - (i == m.source) for i, h in enumerate(p.hidden)))
+    return q
+
+
+def build_wrapper(p, m):
+    return apply(p, m)
+
+
 # --- 03.differences, 03b -------------------------------------------------------------------------------------
 def differences(a, b):
     a_rules, b_rules = asdict(a), asdict(b)
@@ -225,6 +265,8 @@ CASES = {
                                       lambda p, t, w: Engine().legal_moves(p)[-1:]], "w>f"),
     "02c.draw": (draw, [draw_one, draw_unreversed, draw_from_bottom, draw_three_always, draw_wrapper,
                         lambda p: use().apply(p, Move(DRAW)), _copied_draw()], 42),
+    "02c.build": (move_build, [build_first, build_reversed, build_flips_always, build_wrapper,
+                               lambda p, m: use().apply(p, m), lambda p, m: kit._move_cards(p, m)], 42),
     "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper],
                        {"decks"}),
     "03b.useless_starters": (useless_starters, [useless_starters_first, useless_starters_wrong_end,
@@ -251,7 +293,8 @@ def test_the_name_may_be_left_in(capsys: pytest.CaptureFixture) -> None:
 
 
 @pytest.mark.parametrize("name,wrapper", [("02a.fits", fits_wrapper), ("02b.waste_moves", waste_moves_wrapper),
-                                          ("02c.draw", draw_wrapper), ("02.stock_moves", CASES["02.stock_moves"][1][3])])
+                                          ("02c.draw", draw_wrapper), ("02c.build", build_wrapper),
+                                          ("02.stock_moves", CASES["02.stock_moves"][1][3])])
 def test_a_wrapper_is_told_it_called_the_kit(name: str, wrapper, capsys: pytest.CaptureFixture) -> None:
     assert not check(name, wrapper)
     out = capsys.readouterr().out
@@ -302,7 +345,7 @@ def test_the_engine_on_the_kits_pieces_is_the_kit() -> None:
 
 
 def test_right_pieces_play_as_the_kit() -> None:
-    engine = use(fits=fits, waste_moves=waste_moves, stock_moves=stock_moves, draw=draw)
+    engine = use(fits=fits, waste_moves=waste_moves, stock_moves=stock_moves, draw=draw, move_build=move_build)
     for v in (KLONDIKE, SOLIJOY, ITALIAN, ONE_PASS):
         assert "always lists the kit's moves" in first_wrong_move(engine, v, seeds=range(5))
 
@@ -312,6 +355,11 @@ def test_a_wrong_piece_shows_as_a_wrong_move() -> None:
     assert "it offers w>f, which the rules refuse" in said
     assert "it leaves out" in first_wrong_move(use(fits=fits_klondike), ITALIAN)
     assert "waste as" in first_wrong_move(use(draw=draw_one), KLONDIKE_DRAW_3)
+    said = first_wrong_move(use(move_build=build_first), ITALIAN)  # 02c's first version, on the game that auto-flips
+    assert "face-down cards in column" in said and "the rules" in said
+    game = Game(ITALIAN, 0, engine=use(move_build=build_first))
+    game.play("t3>t1")  # the 8♣ onto the 9♦: the rules turn up the card under it, the first version does not
+    assert game.position.hidden[2] == 2 and apply(deal(ITALIAN, 0), game.moves[0]).hidden[2] == 1
 
 
 def soli_ace_game(engine) -> Game:

@@ -1,4 +1,5 @@
-"""Checks for the exercises of lessons 02b (the waste's moves) and 02c (the draw), where the student writes part
+"""Checks for the exercises of lessons 02b (the waste's moves) and 02c (the draw, and a build moved between
+columns), where the student writes part
 of the engine. Each check runs the student's function on positions of hidden deals (seeded random playouts of
 every variant: the same positions on every run) with the kit's own piece switched off, and names the first
 position where the student's answer and the rules differ.
@@ -9,13 +10,13 @@ from collections import Counter
 from typing import Any
 
 from ..cards import Card
-from ..moves import DRAW, Move, _draw, _waste_moves, apply, column_targets, foundation_wants, legal_moves, rules
+from ..moves import COLUMN_TO_COLUMN, DRAW, Move, _draw, _move_cards, _waste_moves, apply, column_targets, foundation_wants, legal_moves, rules
 from ..render import text_diagram
 from ..state import Position
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY
 from .checks import NotAnswered, Verdict, described
 from .pieces import (CARDS_COME_BACK, KLONDIKE_DRAW_3, THREE_PASSES_DRAW_3, as_moves, missing_and_extra,
-                     playout_positions, register, run_student)
+                     playout_positions, register, run_student, what_differs)
 
 first_difference: Position | None = None  # the position a check last found wrong, to try the function on
 _TRY_IT = "  (the position is solitaire.lessons.lesson02b.first_difference: try your function on it)"
@@ -70,6 +71,24 @@ def _draw_check(fn: Any) -> Verdict:
                               f"{len(p.stock)} cards in the stock):\n{said}")
     return Verdict(True, f"draw agrees with the rules on all {len(positions)} positions (random playouts of hidden "
                          "deals of Klondike, SoliJoy, the Italian game and two Klondikes drawing three).")
+
+
+@register("02c.build", "Write move_build(p, m): the position after m, a move of m.count cards from column m.source "
+                       "onto column m.target (in a variant with auto_flip, a face-down card left on top is turned up).",
+          pieces=(_move_cards, apply, "solitaire.engine.Engine.apply"))
+def _build_check(fn: Any) -> Verdict:
+    calls = [(p, m) for v in (KLONDIKE, SOLIJOY, ITALIAN, CARDS_COME_BACK) for p in playout_positions(v)
+             for m in legal_moves(p) if m.kind == COLUMN_TO_COLUMN]
+    wanted = [_move_cards(p, m) for p, m in calls]
+    answers = run_student(fn, calls)
+    for (p, m), got, want in zip(calls, answers, wanted):
+        if not isinstance(got, Position):
+            raise NotAnswered(f"move_build(p, m) should return a Position (p._replace(...) makes one), got "
+                              f"{type(got).__name__} {described(got)}")
+        if got != want:
+            return _differ(p, f"  move_build(p, {m!r}), the move {m}, {what_differs(got, want)}")
+    return Verdict(True, f"move_build agrees with the rules on all {len(calls)} moves (random playouts of hidden "
+                         "deals of Klondike, SoliJoy, the Italian game and a Klondike whose cards come back).")
 
 
 def _short(value: Any) -> Any:

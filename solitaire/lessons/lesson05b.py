@@ -56,8 +56,8 @@ def _rules_choice(obs: Observation, moves: list[Move]) -> Move:
 
     >>> from solitaire import deal
     >>> p = deal(KLONDIKE, 1)
-    >>> _rules_choice(observe(p), legal_moves(p))
-    Move('t>t', 6, 0)
+    >>> legal_moves(p), _rules_choice(observe(p), legal_moves(p))  # t1>t7 uncovers nothing: rule 5 comes first
+    ([Move('t>t', 0, 6), Move('draw')], Move('draw'))
     """
     best = min(_rule_of(obs, m) for m in moves)
     return next(m for m in moves if _rule_of(obs, m) == best)

@@ -104,7 +104,7 @@ def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range =
 
     >>> from solitaire.engine import use
     >>> print(first_wrong_move(use(), seeds=range(3)))
-    in 3 deals of Klondike (up to 200 random moves each) the engine always lists the kit's moves
+    in 3 deals of Klondike (up to 200 random moves each) the engine always lists the kit's moves and makes its positions
     """
     rng = random.Random(seed)
     for s in seeds:
@@ -123,19 +123,31 @@ def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range =
             q = engine.apply(p, m)
             kit_q = apply(p, m)
             if q != kit_q:
-                return f"deal {s} of {variant.name}, after {n} random moves: {m} " + _what_differs(q, kit_q)
+                return f"deal {s} of {variant.name}, after {n} random moves: {m} " + what_differs(q, kit_q)
             p = q
     return (f"in {len(seeds)} deals of {variant.name} (up to {moves} random moves each) the engine always lists "
-            "the kit's moves")
+            "the kit's moves and makes its positions")
 
 
-def _what_differs(got: Position, want: Position) -> str:
-    """The piles in which two positions differ, in words (the stock and waste in full, bottom first)."""
+def what_differs(got: Position, want: Position) -> str:
+    """The piles in which two positions differ, in words (each pile in full, bottom first).
+
+    >>> p = deal(KLONDIKE, 1)
+    >>> what_differs(p._replace(hidden=(0, 0, 2, 3, 4, 5, 6)), p)
+    'leaves 0 face-down cards in column 2, the rules 1'
+    """
+    def cards(pile: tuple) -> str:
+        return " ".join(map(str, pile)) or "(empty)"
     said = []
     for pile in ("stock", "waste"):
         if getattr(got, pile) != getattr(want, pile):
-            said.append(f"leaves the {pile} as {' '.join(map(str, getattr(got, pile))) or '(empty)'}, the rules "
-                        f"as {' '.join(map(str, getattr(want, pile))) or '(empty)'}")
+            said.append(f"leaves the {pile} as {cards(getattr(got, pile))}, the rules as {cards(getattr(want, pile))}")
+    for i, (mine, theirs) in enumerate(zip(got.columns, want.columns)):
+        if mine != theirs:
+            said.append(f"leaves column {i + 1} as {cards(mine)}, the rules as {cards(theirs)}")
+    for i, (mine, theirs) in enumerate(zip(got.hidden, want.hidden)):
+        if mine != theirs:
+            said.append(f"leaves {mine} face-down cards in column {i + 1}, the rules {theirs}")
     return "; ".join(said) or "makes a position the rules do not"
 
 
