@@ -118,6 +118,16 @@ class Engine:
             return self._run("move_build", p, m)
         return apply(p, m)
 
+    def children(self, p: Position) -> list[Position]:
+        """Every position one of this engine's moves away from ``p``: a search (lesson 07's ``depth_first``, with
+        ``children=engine.children``) then plays on the student's pieces.
+
+        >>> from solitaire import KLONDIKE, deal
+        >>> len(Engine().children(deal(KLONDIKE, 1)))
+        2
+        """
+        return [self.apply(p, m) for m in self.legal_moves(p)]
+
     def piece_for(self, m: Move) -> str:
         """The name of the piece that lists moves of ``m``'s kind.  ``Engine().piece_for(Move("draw"))`` is
         ``'stock_moves'``."""
@@ -144,7 +154,8 @@ def use(fits=None, column_moves=None, waste_moves=None, foundation_moves=None, s
     """The kit's rules running on the pieces given: ``solitaire.use(waste_moves=my_waste_moves)``.
 
     Give the engine to a card table (``solitaire.play("klondike", 7, use=engine)``), to a ``Game``
-    (``Game("klondike", 7, engine=engine)``) or play it yourself (``engine.legal_moves(p)``, ``engine.apply(p, m)``).
+    (``Game("klondike", 7, engine=engine)``), to a search (``depth_first(p, children=engine.children)``) or play it
+    yourself (``engine.legal_moves(p)``, ``engine.apply(p, m)``).
 
     >>> from solitaire import KLONDIKE, deal
     >>> def never_fits(card, under, variant):
