@@ -17,6 +17,7 @@ from solitaire.endgame import Outcome
 from solitaire.lessons import EXERCISES, check, lesson05, question
 from solitaire.lessons.lesson01a import PYSOL_DEAL, PYSOL_LAYOUT
 from solitaire.moves import rules
+from solitaire.cards import full_deck
 from solitaire.state import shuffled_deck
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,17 +46,36 @@ def test_a_wrong_type_never_raises(name: str, capsys: pytest.CaptureFixture) -> 
         assert ok is False and out.startswith("✘ Not yet: ")
 
 
+def _red_cards(cards):
+    count = 0
+    for c in cards:
+        if c.is_red:
+            count += 1
+    return count
+
+
+def _places(card, variant, shuffles, first_seed=0):
+    counts = [0] * len(full_deck(variant.ranks))
+    for seed in range(first_seed, first_seed + shuffles):
+        counts[shuffled_deck(variant, seed).index(card)] += 1
+    return counts
+
+
 def test_quiet_prints_nothing(capsys: pytest.CaptureFixture) -> None:
-    assert check("01.red_cards", 52, quiet=True) is True
+    assert check("01.red_cards", _red_cards, quiet=True) is True
     assert capsys.readouterr().out == ""
 
 
 def test_red_cards(capsys: pytest.CaptureFixture) -> None:
-    assert feedback(capsys, "01.red_cards", 52)[0]
-    ok, out = feedback(capsys, "01.red_cards", 26)
-    assert not ok and "too low" in out
-    ok, out = feedback(capsys, "01.red_cards", True)
-    assert not ok and "should be a number" in out
+    """The old exercise took the one number 52 (which a student could read off the lesson's own table)."""
+    ok, out = feedback(capsys, "01.red_cards", _red_cards)
+    assert ok and "SoliJoy's deck has 52 red cards" in out
+    ok, out = feedback(capsys, "01.red_cards", 52)
+    assert not ok and "a number answers one deck only" in out
+    ok, out = feedback(capsys, "01.red_cards", lambda cards: len(cards) // 2)  # true of a whole deck only
+    assert not ok and "of them are red" in out
+    ok, out = feedback(capsys, "01.red_cards", lambda cards: sum(c.suit == 1 for c in cards))  # diamonds only
+    assert not ok and "of them are red" in out
 
 
 def test_same_colour(capsys: pytest.CaptureFixture) -> None:
@@ -72,15 +92,18 @@ def test_same_colour(capsys: pytest.CaptureFixture) -> None:
     assert not ok and "still has no body" in out
 
 
-def test_first_card(capsys: pytest.CaptureFixture) -> None:
-    first = shuffled_deck(ITALIAN, 2024)[0]
-    assert feedback(capsys, "01.first_card", first)[0]
-    assert feedback(capsys, "01.first_card", str(first))[0]
-    ok, out = feedback(capsys, "01.first_card", "2♣")
-    assert not ok and "not even in the Italian" in out
-    other = shuffled_deck(ITALIAN, 2024)[1]
-    ok, out = feedback(capsys, "01.first_card", other)
-    assert not ok and "not first" in out
+def test_places(capsys: pytest.CaptureFixture) -> None:
+    """01b.places (was 01.first_card, one card for one seed): a function tried on hidden cards and games."""
+    assert feedback(capsys, "01b.places", _places)[0]
+    assert feedback(capsys, "01b.places", lambda c, v, n: dict(enumerate(_places(c, v, n))))[0]  # a dict is a count too
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: _places(c, v, n, first_seed=1))
+    assert not ok and "are the seeds 0 to" in out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: _places(c, v, n - 1))
+    assert not ok and "count each shuffle once" in out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: [0] + _places(c, v, n))  # places counted from 1
+    assert not ok and "counts, but the deck has" in out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: _places(Card("A♠"), v, n))  # the lesson's card
+    assert not ok
 
 
 def _forgets_return(*args):
@@ -441,7 +464,6 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     from solitaire.players import RandomStrategy
     from solitaire.strategies import GreedyStrategy
 
-    italian = shuffled_deck(ITALIAN, 2024)
     won_2 = _won(Game("klondike", 2))
     draw3 = dataclasses.replace(KLONDIKE, draw=3)
     draw3_wins = _greedy_count(draw3, range(100))
@@ -456,11 +478,13 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     layouts = count_layouts(game_knowledge(layouts_game))
     alone = _alone_counts()
     return {
-        "01.red_cards": (sum(c.is_red for c in shuffled_deck(SOLIJOY, 0)), [26, 104], "half of them"),
+        "01.red_cards": (_red_cards, [52, lambda cards: len(cards) // 2, lambda cards: sum(not c.is_red for c in cards)],
+                         "half of them"),
         "01.same_colour": (lambda a, b: a.is_red == b.is_red,
                            [lambda a, b: a.suit == b.suit, lambda a, b: a.is_red, lambda a, b: a.rank == b.rank], 42),
-        "01.first_card": (italian[0], [str(italian[-1]), shuffled_deck(KLONDIKE, 2024)[0],
-                                       shuffled_deck(ITALIAN, 2023)[0]], 7),
+        "01b.places": (_places, [[100] * 32, lambda c, v, n: _places(c, v, n, first_seed=1),
+                                 lambda c, v, n: _places(Card("A♠"), KLONDIKE, n), lambda c, v, n: _places(c, v, n - 1)],
+                       42),
         "05.replay": (_replayed, [won_2, lambda seed: _replayed(seed, check_status=False),
                                   lambda seed: _replayed(seed, deal_of=2), lambda seed: Game("klondike", seed),
                                   lambda seed: _played(Game("klondike", seed), solve(

@@ -29,7 +29,11 @@ from solitaire.lessons.checks import KIT_ANSWER_NOTE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ["01b_shuffles", "02b_moves"]  # 01b shows a card table as a picture; both run in about 10 s
-WRONG = ("01.first_card", "first = shuffled_deck(ITALIAN, 2024)[-1]  # the top of the deck is its end, is it not?\n")
+WRONG = ("01b.places", "def places(card, variant, shuffles):  # seeds 1 to shuffles: off by one\n"
+                       "    counts = [0] * len(full_deck(variant.ranks))\n"
+                       "    for seed in range(1, shuffles + 1):\n"
+                       "        counts[shuffled_deck(variant, seed).index(card)] += 1\n"
+                       "    return counts\n")
 STUDENTS = ["all_right", "stubs", "one_wrong"]
 ABSENT = "absent"  # in the class (nbgrader db student add), hands nothing in
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}

@@ -272,8 +272,8 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
 def read_points(path: Path | None, known: list[str]) -> dict[str, float]:
     """Points per exercise: ``DEFAULT_POINTS`` each, changed by a JSON file such as ``{"02b.waste_moves": 2}``.
 
-    >>> read_points(None, ["01.red_cards", "01.first_card"])
-    {'01.red_cards': 1.0, '01.first_card': 1.0}
+    >>> read_points(None, ["01.red_cards", "01b.places"])
+    {'01.red_cards': 1.0, '01b.places': 1.0}
     """
     points = {k: float(DEFAULT_POINTS) for k in known}
     if path is None:

@@ -1,18 +1,44 @@
-"""Checks for the exercises of lesson 01 (cards), registered with ``solitaire.lessons.check``."""
+"""Checks for the exercises of lessons 01 (cards) and 01b (shuffles), registered with ``solitaire.lessons.check``.
+
+Each answer is a small function, tried on inputs the lessons never show (hands of cards, other cards and games
+and numbers of shuffles), so a number copied from a lesson's output answers nothing.
+"""
 from __future__ import annotations
 
 from typing import Any
 
-from ..cards import full_deck
+from ..cards import Card, full_deck
 from ..state import shuffled_deck
-from ..variants import ITALIAN, SOLIJOY
-from .checks import Verdict, exercise, call_student, no_return, number_verdict, as_card
+from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
+from .checks import NotAnswered, Verdict, call_student, exercise, finite_number, hidden_inputs, no_return
 
 
-@exercise("01.red_cards", "How many red cards are there in SoliJoy's deck?")
-def _red_cards(answer: Any) -> Verdict:
-    deck = full_deck(SOLIJOY.ranks, SOLIJOY.decks)
-    return number_verdict(answer, sum(c.is_red for c in deck), "the number of red cards in SoliJoy's two decks")
+def _hands() -> list[list[Card]]:
+    """Hidden hands for 01.red_cards: cards drawn from the three games' decks (SoliJoy's has each card twice), one
+    of them empty, one all black."""
+    decks = [full_deck(v.ranks, v.decks) for v in (KLONDIKE, SOLIJOY, ITALIAN)]
+    hands = hidden_inputs(101, 9, lambda rng: rng.sample(decks[rng.randrange(3)], rng.randint(1, 30)))
+    return [[], [c for c in full_deck() if not c.is_red][:9], *hands]
+
+
+@exercise("01.red_cards", "Write red_cards(cards): how many of the cards in the list are red. It is tried on hands "
+                          "of cards the lesson never shows.")
+def _red_cards(fn: Any) -> Verdict:
+    if not callable(fn):
+        raise NotAnswered(f"expected the function red_cards(cards), got {type(fn).__name__} {fn!r}: a number "
+                          "answers one deck only")
+    for hand in _hands():
+        got = call_student(fn, list(hand))
+        if got is None:
+            return no_return(fn, got)
+        got = finite_number(got, "a number of cards")
+        want = sum(1 for c in hand if c.is_red)
+        if got != want:
+            shown = " ".join(map(str, hand)) or "(no cards)"
+            return Verdict(False, f"red_cards gave {got:g} for these {len(hand)} cards, but {want} of them are red:\n"
+                                  f"  {shown}")
+    soli = call_student(fn, full_deck(SOLIJOY.ranks, SOLIJOY.decks))
+    return Verdict(True, f"red_cards counts right on every hand tried; by it, SoliJoy's deck has {soli} red cards.")
 
 
 @exercise("01.same_colour", "Write same_colour(a, b): True when cards a and b have the same colour.")
@@ -29,12 +55,59 @@ def _same_colour(fn: Any) -> Verdict:
     return Verdict(True, f"same_colour agrees with the kit on all {len(deck) ** 2} pairs of cards.")
 
 
-@exercise("01.first_card", "Which card comes first in the Italian deck shuffled with seed 2024?")
-def _first_card(answer: Any) -> Verdict:
-    want = shuffled_deck(ITALIAN, 2024)[0]
-    got = as_card(answer)
-    if got == want:
-        return Verdict(True, f"seed 2024 puts {want} first, on this machine and every other one.")
-    if got not in full_deck(ITALIAN.ranks):
-        return Verdict(False, f"{got} is not even in the Italian 32-card deck (ranks {' '.join(ITALIAN.ranks)}).")
-    return Verdict(False, f"{got} is in the deck, but not first: did you shuffle the Italian deck with seed 2024?")
+THREE_DRAWN = Variant("Klondike draw 3", draw=3)  # the same 52 cards as Klondike: the same shuffles
+
+
+def _place_inputs() -> list[tuple[Card, Variant, int]]:
+    """Hidden (card, game, shuffles) for 01b.places: one-deck games only (a card is then in one place)."""
+    games = (KLONDIKE, ITALIAN, THREE_DRAWN)
+
+    def make(rng):
+        game = games[rng.randrange(3)]
+        return rng.choice(full_deck(game.ranks)), game, rng.randint(40, 160)
+    return hidden_inputs(1202, 4, make)
+
+
+def _counts(got: Any, size: int, call: str) -> list[float]:
+    """A student's counts as a list, one number a place: a list or tuple, or a dict (or pandas Series) from place
+    to count, in which a place left out counts 0."""
+    if hasattr(got, "items"):
+        places = dict(got.items())
+        wrong = [p for p in places if not isinstance(p, int) or not 0 <= p < size]
+        if wrong:
+            raise NotAnswered(f"{call} counts a place {wrong[0]!r}, but the places of a {size}-card deck are "
+                              f"0 to {size - 1}")
+        return [finite_number(places.get(p, 0), "a count") for p in range(size)]
+    if isinstance(got, (list, tuple)):
+        if len(got) != size:
+            raise NotAnswered(f"{call} returned {len(got)} counts, but the deck has {size} places (0 to {size - 1})")
+        return [finite_number(x, "a count") for x in got]
+    raise NotAnswered(f"{call} should return a list of counts, one a place, got {type(got).__name__} {got!r}")
+
+
+@exercise("01b.places", "Write places(card, variant, shuffles): a list with, for each place 0, 1, ... of the "
+                        "variant's deck, how many of the shuffles with seeds 0 to shuffles - 1 put card there. It is "
+                        "tried on cards, games and numbers of shuffles the lesson never shows.")
+def _places(fn: Any) -> Verdict:
+    if not callable(fn):
+        raise NotAnswered(f"expected the function places(card, variant, shuffles), got {type(fn).__name__} "
+                          f"{fn!r}: counts for one card answer one question only")
+    for card, game, n in _place_inputs():
+        call = f"places({card}, {game.name}, {n})"
+        got = call_student(fn, card, game, n)
+        if got is None:
+            return no_return(fn, got)
+        size = len(full_deck(game.ranks))
+        counts = _counts(got, size, call)
+        want = [0] * size
+        for seed in range(n):
+            want[shuffled_deck(game, seed).index(card)] += 1
+        if counts != want:
+            if sum(counts) != n:
+                return Verdict(False, f"{call}: your counts add up to {sum(counts):g}, but there are {n} shuffles "
+                                      f"(seeds 0 to {n - 1}): count each shuffle once.")
+            place = next(p for p in range(size) if counts[p] != want[p])
+            return Verdict(False, f"{call}: you count {counts[place]:g} shuffles with {card} at place {place}, the "
+                                  f"kit's shuffles put it there {want[place]} times: are the seeds 0 to {n - 1}, and "
+                                  "the places counted from 0?")
+    return Verdict(True, "places counts right for every card, game and number of shuffles tried.")
