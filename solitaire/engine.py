@@ -149,6 +149,29 @@ class Engine:
         return apply(p, Move(DRAW))
 
 
+def what_differs(got: Position, want: Position) -> str:
+    """The piles in which two positions differ, in words (each pile in full, bottom first).
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> p = deal(KLONDIKE, 1)
+    >>> what_differs(p._replace(hidden=(0, 0, 2, 3, 4, 5, 6)), p)
+    'leaves 0 face-down cards in column 2, the rules 1'
+    """
+    def cards(pile: tuple) -> str:
+        return " ".join(map(str, pile)) or "(empty)"
+    said = []
+    for pile in ("stock", "waste"):
+        if getattr(got, pile) != getattr(want, pile):
+            said.append(f"leaves the {pile} as {cards(getattr(got, pile))}, the rules as {cards(getattr(want, pile))}")
+    for i, (mine, theirs) in enumerate(zip(got.columns, want.columns)):
+        if mine != theirs:
+            said.append(f"leaves column {i + 1} as {cards(mine)}, the rules as {cards(theirs)}")
+    for i, (mine, theirs) in enumerate(zip(got.hidden, want.hidden)):
+        if mine != theirs:
+            said.append(f"leaves {mine} face-down cards in column {i + 1}, the rules {theirs}")
+    return "; ".join(said) or "makes a position the rules do not"
+
+
 def use(fits=None, column_moves=None, waste_moves=None, foundation_moves=None, stock_moves=None, draw=None,
         move_build=None) -> Engine:
     """The kit's rules running on the pieces given: ``solitaire.use(waste_moves=my_waste_moves)``.

@@ -4,7 +4,9 @@ A notebook cell defines the student's ``waste_moves`` (a first version that forg
 never goes to a foundation) and opens a SoliJoy table on it with ``solitaire.play(..., use=solitaire.use(...))``;
 a second table runs on the right version. In the browser we draw the 13 cards of deal 0 that turn up an Ace and
 double-click it: the wrong piece's table plays it to a foundation and its status line says the kit's rules refuse
-it; the right one's refuses the move. Screenshots go to artifacts/browser/.
+it; the right one's refuses the move. A third table plays the Italian game on lesson 02c's first ``move_build``:
+a build moved off a column's last face-up card leaves the card under it face down, and the status line says the
+rules make another position. Screenshots go to artifacts/browser/.
 """
 from __future__ import annotations
 
@@ -40,6 +42,14 @@ from solitaire.moves import WASTE_TO_COLUMN, WASTE_TO_FOUNDATION''',
     return found''',
     '''solitaire.play("solijoy", 0, use=solitaire.use(waste_moves=waste_moves_first))''',
     '''solitaire.play("solijoy", 0, use=solitaire.use(waste_moves=waste_moves))''',
+    '''def build_first(p, m):
+    """Lesson 02c's first move_build: moves the cards, and forgets the Italian game's auto_flip."""
+    columns = list(p.columns)
+    cards = columns[m.source][-m.count:]
+    columns[m.source] = columns[m.source][:-m.count]
+    columns[m.target] = columns[m.target] + cards
+    return p._replace(columns=tuple(columns))''',
+    '''solitaire.play("italian", 0, use=solitaire.use(move_build=build_first))''',
 ]
 
 
@@ -67,8 +77,8 @@ def test_a_table_on_a_students_waste_moves(tmp_path, browser, shots):  # noqa: F
         page = open_notebook(browser, f"{url}/lab/tree/student.ipynb?token={token}", viewport=(1366, 1400))
         run_all(page)
         tables = page.locator(".sol-root")
-        expect()(tables).to_have_count(2, timeout=30_000)
-        wrong, right = tables.nth(0), tables.nth(1)
+        expect()(tables).to_have_count(3, timeout=30_000)
+        wrong, right, italian = tables.nth(0), tables.nth(1), tables.nth(2)
 
         wrong.scroll_into_view_if_needed()
         draw_to_the_ace(wrong)
@@ -88,3 +98,14 @@ def test_a_table_on_a_students_waste_moves(tmp_path, browser, shots):  # noqa: F
         expect()(right.locator(".sol-moves-title")).to_have_text("Moves: 13")
         assert right.locator(".sol-foundations .sol-face").count() == 0
         shot(page, shots / "student_right_waste_moves.png")
+
+        # 02c's first move_build on the Italian game: 8♣ from t3 onto 9♦, click then click. The rules turn up the
+        # card under it (auto_flip); the student's piece leaves it face down, and the status line says so.
+        italian.scroll_into_view_if_needed()
+        italian.locator(".sol-t3 .sol-face").last.click()
+        italian.locator(".sol-t1 .sol-face").last.click()
+        expect()(italian.locator(".sol-moves-title")).to_have_text("Moves: 1", timeout=10_000)
+        expect()(italian.locator(".sol-status")).to_contain_text("But the kit's rules make another position: yours "
+                                                                 "leaves 2 face-down cards in column 3, the rules 1")
+        assert italian.locator(".sol-t3 .sol-face").count() == 0
+        shot(page, shots / "student_first_move_build.png")

@@ -9,7 +9,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any, Callable
 
-from ..engine import Engine
+from ..engine import Engine, what_differs
 from ..moves import Move, apply, legal_moves
 from ..render import text_diagram
 from ..state import Position, deal
@@ -127,28 +127,6 @@ def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range =
             p = q
     return (f"in {len(seeds)} deals of {variant.name} (up to {moves} random moves each) the engine always lists "
             "the kit's moves and makes its positions")
-
-
-def what_differs(got: Position, want: Position) -> str:
-    """The piles in which two positions differ, in words (each pile in full, bottom first).
-
-    >>> p = deal(KLONDIKE, 1)
-    >>> what_differs(p._replace(hidden=(0, 0, 2, 3, 4, 5, 6)), p)
-    'leaves 0 face-down cards in column 2, the rules 1'
-    """
-    def cards(pile: tuple) -> str:
-        return " ".join(map(str, pile)) or "(empty)"
-    said = []
-    for pile in ("stock", "waste"):
-        if getattr(got, pile) != getattr(want, pile):
-            said.append(f"leaves the {pile} as {cards(getattr(got, pile))}, the rules as {cards(getattr(want, pile))}")
-    for i, (mine, theirs) in enumerate(zip(got.columns, want.columns)):
-        if mine != theirs:
-            said.append(f"leaves column {i + 1} as {cards(mine)}, the rules as {cards(theirs)}")
-    for i, (mine, theirs) in enumerate(zip(got.hidden, want.hidden)):
-        if mine != theirs:
-            said.append(f"leaves {mine} face-down cards in column {i + 1}, the rules {theirs}")
-    return "; ".join(said) or "makes a position the rules do not"
 
 
 def try_it(fn: Any, *args: Any) -> Any:

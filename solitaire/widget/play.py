@@ -10,10 +10,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..engine import what_differs
 from ..explain import explain_illegal
 from ..game import Game
 from ..moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, FOUNDATION_TO_COLUMN, RECYCLE,
-                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, legal_moves)
+                     WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, Move, apply, legal_moves)
 from ..notation import Pile, move_from_text, parse_pile
 from ..variants import Variant
 from .base import Selection, TableBase
@@ -88,6 +89,10 @@ class PlayMixin(TableBase):
         wrong = self.game.engine is not None and move not in legal_moves(before)
         if wrong:  # the table runs on a student's piece, and that piece let through a move the rules refuse
             said += f". But the kit's rules refuse it: {explain_illegal(before, move) or 'it is not legal'}"
+        elif self.game.engine is not None and self.game.position != apply(before, move):
+            wrong = True  # a student's move_build or draw made a position the rules do not
+            rules_make = apply(before, move)
+            said += f". But the kit's rules make another position: yours {what_differs(self.game.position, rules_make)}"
         self._say(said, "error" if wrong else "ok")
         return True
 
