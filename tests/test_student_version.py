@@ -246,7 +246,7 @@ def _kit_answers() -> dict[str, list[str]]:
     fewest = next(n for n in range(1, 20_000) if (lambda lo, hi: hi - lo)(*wilson(round(0.8 * n), n)) <= 0.02)
     p = 2 * sum(math.comb(87, k) for k in range(51, 88)) / 2**87
     misjudged = next(m for m in range(852) if wilson(852 - m, 1000)[1] < 0.81945)
-    return {"05_strategies": ["✔ Right", "greedy wins is"],
+    return {"05_strategies": ["✔ Right", "greedy wins is"], "05b_tournament": ["def _uncovers", "def _rule_of"],
             "06_experiments": ["def wilson(", "centre - half", f"{fewest:,}", str(fewest)],
             "06a_winnability": [f"{misjudged} deals", f"{wilson(1805, 2000)[0]:.3f}, {wilson(1826, 2000)[1]:.3f}"],
             "06b_rules_and_players": [f"p ≈ {p:.2f}", f"{p:.3f}", f"{p:.2f}:"]}
@@ -267,7 +267,8 @@ def test_a_student_copy_shows_none_of_the_kits_answers(stem: str, run_student_co
     assert any(answer in teacher_shown for answer in _kit_answers()[stem] if answer != "greedy wins is")
 
 
-KIT_ANSWERS = {"02b_moves": ["def _waste_moves", "r.moves[WASTE_TO_COLUMN"], "02c_apply": ["def _draw", "drawn[::-1]"]}
+KIT_ANSWERS = {"02b_moves": ["def _waste_moves", "r.moves[WASTE_TO_COLUMN"],
+               "02c_apply": ["def _draw", "drawn[::-1]", "def _move_cards", "cards, cols[s] = cols[s][-k:]"]}
 
 
 @pytest.mark.parametrize("stem", sorted(KIT_ANSWERS))
