@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .engine import Engine
+from .game_files import GameFiles
 from .endgame import WON, Outcome, over_reason
 from .explain import check_move, explain_illegal
 from .moves import IllegalMoveError, Move, apply, legal_moves
@@ -33,7 +34,7 @@ class LegalMoves(list):
         return list.__contains__(self, move)
 
 
-class Game:
+class Game(GameFiles):
     """A game of one variant: ``Game("klondike", seed=7)``; play with ``game.play("t3>t7")``.
 
     >>> game = Game("klondike", seed=7)
@@ -253,79 +254,6 @@ class Game:
         g = Game(self.variant, position=self.start, engine=self.engine)
         g.seed, g._played, g._undone, g.position = self.seed, list(self._played), list(self._undone), self.position
         return g
-
-    # --- text, files and pictures (siblings of the core, imported when asked for) -------------
-    def to_text(self) -> str:
-        """The whole position as text (``Game.from_text`` reads it back exactly).
-
-        >>> game = Game("italian", seed=2)
-        >>> Game.from_text(game.to_text()).position == game.position
-        True
-        """
-        from .notation import position_to_text
-        return position_to_text(self.position)
-
-    @classmethod
-    def from_text(cls, text: str) -> Game:
-        """A game that starts from a position written by ``to_text`` (or edited by hand).
-
-        Raises:
-            PositionTextError: (a ValueError) naming the line that cannot be read, or each reason no game could
-                reach the position (``solitaire.validity.status``).
-        """
-        from .notation import position_from_text
-        return cls.from_position(position_from_text(text))
-
-    def to_json(self) -> str:
-        """The whole game as JSON: its start, seed, moves played and moves that can be redone.
-
-        >>> Game.from_json(Game("klondike", seed=3).to_json()).seed
-        3
-        """
-        from .notation import SavedGame, saved_game_to_json
-        return saved_game_to_json(SavedGame(self.start, self.seed, self.moves, self._undone[::-1]))
-
-    @classmethod
-    def from_json(cls, text: str) -> Game:
-        """Read a game saved by ``to_json``, with its history (undo) and the moves that can be redone.
-
-        Raises:
-            PositionTextError: (a ValueError) for text that is not a saved game the rules could have made.
-        """
-        from .notation import read_saved_game
-        saved, positions = read_saved_game(text)  # every move is replayed and checked there, once
-        game = cls.from_position(saved.start)
-        game.seed = saved.seed
-        game._played = list(zip(saved.moves, positions))  # each move with the position before it
-        game._set(positions[len(saved.moves)])
-        game._undone = saved.redo[::-1]
-        return game
-
-    def to_pysol(self) -> str:
-        """The position as a PySolFC board (single-deck A-K variants).
-
-        >>> Game("klondike", seed=1).to_pysol().splitlines()[1]
-        '7D'
-
-        Raises:
-            ValueError: for a variant PySolFC's Klondike layouts cannot describe.
-        """
-        from .pysol import position_to_pysol
-        return position_to_pysol(self.position)
-
-    @classmethod
-    def from_pysol(cls, layout: str, variant: str | Variant = "klondike") -> Game:
-        """A game from a PySolFC Klondike board (``Talon:`` line, then one line per column).
-
-        >>> Game.from_pysol(Game("klondike", seed=1).to_pysol()).position == Game("klondike", seed=1).position
-        True
-
-        Raises:
-            PositionTextError: (a ValueError) naming the line that cannot be read, or a variant that is not
-                a single-deck A-K game (or not one at all).
-        """
-        from .pysol import position_from_pysol
-        return cls.from_position(position_from_pysol(layout, variant))
 
     def __str__(self) -> str:
         from .render import text_diagram
