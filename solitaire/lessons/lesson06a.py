@@ -1,64 +1,142 @@
 """Checks for the exercises of lesson 06a (how winnable is each game at all: the solver's range, a published
-figure), registered with ``solitaire.lessons.check``. The expected answers are computed inside the checks from the
-shipped tables, so no function here hands them out."""
+figure), registered with ``solitaire.lessons.check``.
+
+Both answers are functions, tried on inputs the lesson never shows (seeded by the checker), so a number copied
+from the lesson's tables answers nothing. The lesson then runs them on the shipped tables.
+"""
 from __future__ import annotations
 
 from typing import Any
 
-from .checks import NotAnswered, Verdict, agrees, as_number, exercise, finite_number, number_verdict
+from .checks import (NotAnswered, Verdict, agrees, call_student, exercise, finite_number, hidden_inputs,
+                     written_places)
 
-PUBLISHED_DRAW3 = 0.81945  # Blake & Gent 2019: Klondike, draw 3, cards may come back from the foundations
-
-
-def _solver_counts(table: str, variant: str) -> tuple[int, int, int]:
-    """(won, unknown, games) of the solver in a shipped table."""
-    from ..endgame import Outcome
-    from ..experiments import shipped
-    games = shipped(table)
-    rows = games[(games["variant"] == variant) & (games["strategy"] == "solver")]
-    return int((rows["outcome"] == Outcome.WON).sum()), int((rows["outcome"] == Outcome.UNKNOWN).sum()), len(rows)
+LEAST_PLACES = 3  # the lesson prints the ends to 3 decimals: a function may round them, but not coarser
+WORDS = ("won", "unwinnable", "unknown")  # a solver's verdicts, as the shipped tables hold them
 
 
-@exercise("06a.winnable_range", "Klondike, the shipped 2,000-deal table: the solver won some deals and left some "
-                                "unknown. Give the winnable share's range as a pair (low, high), with a 95% Wilson "
-                                "interval at each end: low counts every unknown deal as lost, high as won.")
-def _winnable_range(answer: Any) -> Verdict:
+def _outcomes(rng: Any) -> list[str]:
+    """A hidden solver run: mostly 50 to 3,000 deals with some won and some unknown; a few tiny, all won, or all
+    unknown."""
+    n = rng.randint(50, 3000) if rng.random() < 0.7 else rng.choice([1, 2, 7, 40])
+    won_share, unknown_share = rng.uniform(0.2, 0.95), rng.uniform(0, 0.05)
+    if rng.random() < 0.2:
+        won_share, unknown_share = rng.choice([(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)])
+    weights = [won_share, max(0.0, 1 - won_share - unknown_share), unknown_share]
+    return [rng.choices(WORDS, weights)[0] for _ in range(n)]
+
+
+RUNS = hidden_inputs(6061, 24, _outcomes)
+
+
+def _range_of(outcomes: list[str]) -> tuple[float, float]:
     from ..stats import wilson
+    won, unknown, n = outcomes.count("won"), outcomes.count("unknown"), len(outcomes)
+    return wilson(won, n)[0], wilson(won + unknown, n)[1]
+
+
+def _pair(got: Any, shown: str) -> tuple[float, float]:
     try:
-        low, high = (finite_number(x, "a share between 0 and 1") for x in answer)
+        low, high = (finite_number(x, "a share between 0 and 1") for x in got)
     except (TypeError, ValueError):
-        raise NotAnswered(f"expected a pair (low, high), got {answer!r}") from None
-    won, unknown, n = _solver_counts("seed_variants", "klondike")
-    want = wilson(won, n)[0], wilson(won + unknown, n)[1]
-    if agrees(low, want[0]) and agrees(high, want[1]):
-        return Verdict(True, f"({want[0]:.3f}, {want[1]:.3f}): the {unknown} unknown deals widen the range by "
-                             f"{(want[1] - wilson(won, n)[1]) * 100:.1f} points at the top.")
-    if agrees(low, won / n) or agrees(high, (won + unknown) / n):
-        return Verdict(False, "those are the bounds without their intervals: put a Wilson interval around each "
-                              "end (the low end of the lower one, the high end of the upper one).")
-    if agrees(low, want[0]) and agrees(high, wilson(won, n)[1]):
-        return Verdict(False, "your high end counts only the deals won: count the unknown deals as won too.")
+        raise NotAnswered(f"{shown} should return a pair (low, high), but returned {got!r}") from None
+    return low, high
+
+
+def _range_mistake(outcomes: list[str], low: float, high: float) -> str:
+    """What a wrong (low, high) most likely did, in words."""
+    from ..stats import wilson
+    won, unknown, n = outcomes.count("won"), outcomes.count("unknown"), len(outcomes)
     if high < low:
-        return Verdict(False, f"your low end {low} is above your high end {high}: give (low, high).")
-    wrong = "low" if not agrees(low, want[0]) else "high"
-    return Verdict(False, f"your {wrong} end is off. Low: the interval around the deals won, its lower end; high: "
-                          "the interval around the deals won or unknown, its upper end.")
+        return "your low end is above your high end: return (low, high)."
+    if agrees(low, won / n) or agrees(high, (won + unknown) / n):
+        return ("those are the bounds without their intervals: put a Wilson interval around each end (the low "
+                "end of the lower one, the high end of the upper one).")
+    if agrees(high, wilson(won, n)[1]):
+        return "your high end counts only the deals won: count the unknown deals as won too."
+    if agrees(low, wilson(won + unknown, n)[0]):
+        return "your low end counts the unknown deals as won: at the low end they count as lost."
+    wrong = "low" if not agrees(low, _range_of(outcomes)[0]) else "high"
+    return (f"your {wrong} end is off. Low: the interval around the deals won, its lower end; high: the interval "
+            "around the deals won or unknown, its upper end.")
 
 
-@exercise("06a.misjudged", "Draw 3 under the published rules (1,000 deals): how many of the deals the solver won or "
-                           "left unknown would it have to have wrongly called unwinnable for the high end of the range "
-                           "to fall below the published 81.945%? Give the smallest such number.")
+@exercise("06a.winnable_range", "Write winnable_range(outcomes): given a solver's outcomes (a list of 'won', "
+                                "'unwinnable' and 'unknown'), return the winnable share's range (low, high), with a "
+                                "95% Wilson interval at each end: low counts every unknown deal as lost, high as "
+                                "won. It is tried on solver runs the lesson never shows.")
+def _winnable_range(answer: Any) -> Verdict:
+    if not callable(answer):
+        raise NotAnswered(f"expected the function winnable_range(outcomes), got {type(answer).__name__} "
+                          f"{answer!r}: a pair answers one table only")
+    tried = []
+    for outcomes in RUNS:
+        shown = (f"winnable_range(a list of {len(outcomes)} outcomes: {outcomes.count('won')} won, "
+                 f"{outcomes.count('unknown')} unknown)")
+        tried.append((outcomes, shown, _pair(call_student(answer, list(outcomes)), shown)))
+    places = max(written_places(x) for _, _, pair in tried for x in pair)  # the precision the student chose
+    if places < LEAST_PLACES:
+        return Verdict(False, f"your ends are rounded to {places} decimal{'s' * (places != 1)}: keep at least "
+                              f"{LEAST_PLACES}, as the lesson prints them.")
+    for outcomes, shown, (low, high) in tried:
+        want = _range_of(outcomes)
+        if not (agrees(low, want[0], places) and agrees(high, want[1], places)):
+            return Verdict(False, f"{shown} gave ({low:.4f}, {high:.4f}), but the range is ({want[0]:.4f}, "
+                                  f"{want[1]:.4f}): {_range_mistake(outcomes, low, high)}")
+    return Verdict(True, f"your function gives the range of all {len(RUNS)} solver runs tried, from "
+                         f"{min(map(len, RUNS))} deals to {max(map(len, RUNS)):,}, some all won, some all unknown.")
+
+
+def _smallest(won_or_unknown: int, games: int, published: float) -> int:
+    """The checker's own answer: the fewest deals taken from those won or unknown that bring the high end below."""
+    from ..stats import wilson
+    m = 0
+    while wilson(won_or_unknown - m, games)[1] >= published:
+        m += 1
+    return m
+
+
+def _teeth_case(rng: Any) -> tuple[int, int, float]:
+    """A hidden (won_or_unknown, games, published): the published share lies above the range's floor, so an
+    answer exists; a few lie above the high end already (the answer is 0)."""
+    from ..stats import wilson
+    games = rng.choice([20, 100, rng.randint(200, 20_000)])
+    won_or_unknown = rng.randint(games // 3, games)
+    high = wilson(won_or_unknown, games)[1]
+    floor = wilson(0, games)[1]
+    published = rng.choice([high + 0.001, rng.uniform(floor + 0.001, high), high - 0.002, high - 1e-6])
+    return won_or_unknown, games, round(min(0.999, max(floor + 0.001, published)), 6)
+
+
+TEETH = hidden_inputs(6062, 20, _teeth_case)
+
+
+@exercise("06a.misjudged", "Write misjudged(won_or_unknown, games, published): the smallest number m of the deals a "
+                           "solver won or left unknown that it would have to have wrongly called unwinnable for the "
+                           "range's high end, wilson(won_or_unknown - m, games)[1], to fall below the published "
+                           "share. It is tried on runs and figures the lesson never shows.")
 def _misjudged(answer: Any) -> Verdict:
     from ..stats import wilson
-    won, unknown, n = _solver_counts("published_rules", "klondike foundation_to_tableau=true draw=3")
-    open_or_won = won + unknown
-    smallest = next(m for m in range(open_or_won + 1) if wilson(open_or_won - m, n)[1] < PUBLISHED_DRAW3)
-    x = as_number(answer)
-    if x is not None and x == smallest - 1:
-        return Verdict(False, f"with {x:g} deals misjudged the high end is still {wilson(open_or_won - smallest + 1, n)[1]:.4f}, "
-                              "not below 0.81945: one more.")
-    verdict = number_verdict(answer, smallest, "the number of misjudged deals")
-    if verdict.ok:
-        return Verdict(True, f"{smallest} deals, about one in {round(open_or_won / smallest)} of the {open_or_won} it "
-                             "won or left open: a solver wrong that often would fail the check, so it has teeth.")
-    return verdict
+    if not callable(answer):
+        raise NotAnswered(f"expected the function misjudged(won_or_unknown, games, published), got "
+                          f"{type(answer).__name__} {answer!r}: a number answers one figure only")
+    for k, n, published in TEETH:
+        shown = f"misjudged({k}, {n}, {published})"
+        got = finite_number(call_student(answer, k, n, published), f"a number of deals for {shown}")
+        want = _smallest(k, n, published)
+        if got == want:
+            continue
+        if got != round(got) or got < 0:
+            return Verdict(False, f"{shown} gave {got!r}, which is not a number of deals: give a whole number, "
+                                  "0 or more.")
+        m = int(got)
+        if m < want:
+            return Verdict(False, f"{shown} gave {m}, but with {m} deals misjudged the high end is still "
+                                  f"{wilson(k - m, n)[1]:.5f}, not below {published}: not enough.")
+        hint = (" The high end is already below the published share with none misjudged: the answer is 0."
+                if want == 0 else " Does your loop start at m = 0, and stop at the first m whose high end is "
+                                  "below the published share?" if m == want + 1 else "")
+        return Verdict(False, f"{shown} gave {m}: enough, but {want} deal{'s' * (want != 1)} {'is' if want == 1 else 'are'} enough too, and the question asks "
+                              f"for the smallest.{hint}")
+    return Verdict(True, f"your function gives the smallest number for all {len(TEETH)} runs and figures tried, "
+                         "including some where the published share is already above the high end (0 deals).")
