@@ -76,7 +76,7 @@ def _cases() -> dict[str, tuple[list, list]]:
         "07.dfs": ([_dfs], [_exec_copy(lesson07.depth_first, call="def answer(start, max_nodes):\n"
                                                                    "    return depth_first(start, max_nodes=max_nodes)"),
                             lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True)]),  # > for >=
-        "07.safe": ([], [_exec_copy(safe_to_foundation), _exec_copy(safe_to_foundation, reformat=True)]),
+        "07b.safe": ([], [_exec_copy(safe_to_foundation), _exec_copy(safe_to_foundation, reformat=True)]),
     }
 
 

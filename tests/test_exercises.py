@@ -110,7 +110,7 @@ def _forgets_return(*args):
     args[0] == args[1]  # noqa: B015  (the comparison is computed, then dropped: a student's missing return)
 
 
-@pytest.mark.parametrize("name", ["01.same_colour", "02a.fits", "07.safe"])
+@pytest.mark.parametrize("name", ["01.same_colour", "02a.fits", "07b.safe"])
 def test_a_function_without_return_is_told_so(name: str, capsys: pytest.CaptureFixture) -> None:
     ok, out = feedback(capsys, name, _forgets_return)
     assert not ok and "_forgets_return returned None: does it end with `return`" in out
@@ -270,7 +270,7 @@ def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.Cap
     assert not ok and "stack.pop(0), which searches breadth-first" in out
     ok, out = feedback(capsys, "07.reachable", 50693)
     assert not ok and "columns as a set" in out
-    ok, out = feedback(capsys, "07.safe", lambda p, card: card.rank_name in ("A", "2"))
+    ok, out = feedback(capsys, "07b.safe", lambda p, card: card.rank_name in ("A", "2"))
     assert not ok and "could still need" in out
 
 
@@ -281,11 +281,11 @@ def test_lesson_07_checks_refuse_a_wrapper_around_the_kits_answer(capsys: pytest
 
     ok, out = feedback(capsys, "07.dfs", lambda start, max_nodes: depth_first(start, max_nodes=max_nodes))
     assert not ok and "calls the kit's depth_first" in out
-    ok, out = feedback(capsys, "07.safe", safe_to_foundation)
+    ok, out = feedback(capsys, "07b.safe", safe_to_foundation)
     assert not ok and ("calls the kit's safe_to_foundation" in out or "kit's own safe_to_foundation" in out)
-    ok, out = feedback(capsys, "07.safe", lambda p, card: bool(safe_foundation_moves(p, legal_moves(p))) or True)
+    ok, out = feedback(capsys, "07b.safe", lambda p, card: bool(safe_foundation_moves(p, legal_moves(p))) or True)
     assert not ok and "calls the kit's safe_foundation_moves" in out
-    assert feedback(capsys, "07.safe", _safe)[0] and feedback(capsys, "07.dfs", _dfs)[0]  # one's own passes
+    assert feedback(capsys, "07b.safe", _safe)[0] and feedback(capsys, "07.dfs", _dfs)[0]  # one's own passes
 
 
 @pytest.mark.parametrize("search", ["_dfs_without_visited_set", "_dfs_keyed_by_position"])
@@ -301,8 +301,8 @@ def test_dfs_check_names_the_visited_set_when_that_is_the_fault(search: str, cap
 
 def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.CaptureFixture) -> None:
     """A check that talks about a position draws it (the text diagram, columns t1 t2 ...), never its repr."""
-    wrong = [("07.safe", lambda p, card: card.rank_name in ("A", "2")),
-             ("07.canonical", lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)))),
+    wrong = [("07b.safe", lambda p, card: card.rank_name in ("A", "2")),
+             ("07b.canonical", lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)))),
              ("07.dfs", lambda start, max_nodes: start),
              ("08b.disagree", _played(Game("klondike", 3), ["draw"])),
              ("08.layouts", 12345)]
@@ -431,6 +431,20 @@ def _safe(p, card):
     return all(child in home for child in rules(p.variant).children[card])
 
 
+def _settle(p, safe=_safe, kinds=("flip", "w>f", "t>f"), once=False):
+    """Lesson 07b's solution (safe moves until none is left), and its mistakes: other kinds of move, no test of
+    safety, one move only."""
+    from solitaire import apply
+    while True:
+        moves = [m for m in legal_moves(p) if m.kind in kinds and (m.kind == "flip" or safe(
+            p, p.waste[-1] if m.kind == "w>f" else p.columns[m.source][-1]))]
+        if not moves:
+            return p
+        p = apply(p, moves[0])
+        if once:
+            return p
+
+
 def _played(game: Game, moves, stop=lambda g: False) -> Game:
     for m in moves:
         if stop(g := game):
@@ -461,6 +475,7 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     from solitaire.knowledge import count_layouts, game_knowledge
     from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, canonical_state_key, depth_first
     from solitaire.endgame import safe_to_foundation
+    from solitaire.lessons.lesson07b import play_safe_moves
     from solitaire.players import RandomStrategy
     from solitaire.strategies import GreedyStrategy
 
@@ -500,8 +515,10 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         "07.reachable": (_dfs(deal(MINI, 81), max_nodes=10**6)[1],
                          [100_000, depth_first(deal(MINI, 81), _canonical_key, max_nodes=10**6)[1],
                           _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6)[1]], "lots"),
-        "07.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
-        "07.canonical": (_canonical_key, [
+        "07b.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
+        "07b.settle": (_settle, [lambda p: _settle(p, kinds=("flip",)), lambda p: _settle(p, safe=lambda p, c: True),
+                                 lambda p: _settle(p, once=True), lambda p: p, play_safe_moves], 42),
+        "07b.canonical": (_canonical_key, [
             lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns))),  # forgets the face-down counts
             lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)), tuple(sorted(p.hidden))),
             lambda p: (p.stock, p.waste, p.foundations, p.columns, p.hidden),  # plain_key: order still counts

@@ -297,10 +297,11 @@ def _search_kit_answers(lesson: str) -> list[str]:
 
     from solitaire.endgame import safe_to_foundation
     from solitaire.experiments import shipped, wilson
-    from solitaire.lessons import lesson07
+    from solitaire.lessons import lesson07, lesson07b
 
     functions = {"07_search": [lesson07.depth_first], "07b_solver_ideas": [lesson07.canonical_state_key,
-                                                                           safe_to_foundation],
+                                                                           safe_to_foundation,
+                                                                           lesson07b.play_safe_moves],
                  "08_uncertainty": [wilson], "08b_playing_blind": []}[lesson]
     body = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()[1:]]
     texts = [line for line in body if len(line) > 12 and not line.startswith(('"""', "#", ">>>"))]

@@ -10,13 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..endgame import Outcome
-from ..moves import apply, is_won, legal_moves, rules
+from ..moves import apply, is_won, legal_moves
 from ..render import text_diagram
-from ..state import Position, deal, observe
-from ..variants import ITALIAN, KLONDIKE, Variant
-from .checks import NotAnswered, Verdict, _short, as_number, call_student, calls_into, exercise, hidden_inputs, \
-    no_return, \
-    number_verdict
+from ..state import Position, deal
+from ..variants import Variant
+from .checks import Verdict, _short, as_number, call_student, calls_into, exercise, hidden_inputs, number_verdict
 
 MINI = Variant("Mini Klondike", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
                empty_column_ranks=("6",))
@@ -204,113 +202,3 @@ def _reachable(answer: Any) -> Verdict:
         return Verdict(False, verdict.message + " Deal 81 cannot be won, so a correct search sees every reachable "
                                                 "position once: run your dfs with a large max_nodes.")
     return verdict
-
-
-def _random_positions(variants: tuple[Variant, ...], steps: int, every: int = 1) -> list[Position]:
-    """Positions of seeded random play (three deals of each variant), every ``every``-th move."""
-    from ..strategies import RandomStrategy
-    out = []
-    for v in variants:
-        for seed in range(3):
-            p, strategy = deal(v, seed), RandomStrategy(seed)
-            for step in range(steps):
-                moves = legal_moves(p)
-                if not moves:
-                    break
-                if step % every == 0:
-                    out.append(p)
-                p = apply(p, strategy.choose(observe(p), moves))
-    return out
-
-
-@exercise("07.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
-                     "(True when every card that could sit on it in a column is on a foundation already)",
-          pieces=["solitaire.endgame.safe_to_foundation", "solitaire.endgame.safe_foundation_moves"],
-          shows=("solitaire.endgame.safe_to_foundation", "v, children =", None))
-def _safe(fn: Any) -> Verdict:
-    """Compares the student's safe with the kit's on the top cards of random play, after checking that it is
-    not a wrapper around the kit's (a call into ``safe_to_foundation`` while it runs is refused)."""
-    from ..endgame import safe_foundation_moves, safe_to_foundation
-    p = deal(KLONDIKE, 0)
-    kit = calls_into(fn, (p, p.columns[0][-1]), [safe_to_foundation, safe_foundation_moves])
-    if kit:
-        return Verdict(False, f"your safe calls the kit's {kit}, so it is the kit's answer, not yours: work it out "
-                              "from rules(p.variant).children[card] and p.foundations.")
-    tried = 0
-    for p in _random_positions((MINI, KLONDIKE, ITALIAN), 300):
-        for card in [col[-1] for col, h in zip(p.columns, p.hidden) if len(col) > h] + list(p.waste[-1:]):
-            want, got = safe_to_foundation(p, card), call_student(fn, p, card)
-            tried += 1
-            if got is None:
-                return no_return(fn, got)
-            if got != want:
-                blockers = [str(c) for c in rules(p.variant).children[card]]
-                why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
-                       "foundations" if want else f"{' or '.join(blockers)} could still need {card} in a column")
-                return Verdict(False, f"safe(p, {card}) returned {_short(got)} in this {p.variant.name} position, "
-                                      f"but {why}:\n{text_diagram(p)}")
-    return Verdict(True, f"safe agrees with the kit's safe_to_foundation on {tried} cards of {MINI.name}, Klondike "
-                         "and Italian positions.")
-
-
-def _twins_and_others(p: Position) -> list[tuple[Position, str]]:
-    """Positions to compare with ``p``: its columns in another order, another recycle count, a column with one
-    face-down card fewer, two columns' face-down counts swapped, the stock reversed, and its children (a King
-    moved from a column of its own to an empty column is the same game)."""
-    cols, hidden = p.columns, p.hidden
-    out = [(p._replace(columns=cols[::-1], hidden=hidden[::-1]), "its columns in the opposite order"),
-           (p._replace(recycles=p.recycles + 1), "one more trip round the stock")]
-    down = [i for i, h in enumerate(hidden) if h]
-    if down:
-        i = down[-1]
-        out.append((p._replace(hidden=hidden[:i] + (hidden[i] - 1,) + hidden[i + 1:]), f"one more card of t{i + 1} "
-                                                                                        "face up"))
-    swap = next(((i, j) for i in range(len(cols)) for j in range(i) if hidden[i] != hidden[j]
-                 and hidden[i] < len(cols[j]) and hidden[j] < len(cols[i])), None)
-    if swap:
-        i, j = swap
-        changed = list(hidden)
-        changed[i], changed[j] = hidden[j], hidden[i]
-        out.append((p._replace(hidden=tuple(changed)), f"the face-down counts of t{j + 1} and t{i + 1} swapped"))
-    if len(p.stock) > 1:
-        out.append((p._replace(stock=p.stock[::-1]), "the stock in the opposite order"))
-    out += [(apply(p, m), f"the move {m}") for m in legal_moves(p)]
-    return out
-
-
-def _hashable_key(fn: Any, p: Position) -> Any:
-    key = call_student(fn, p)
-    if key is None:
-        raise NotAnswered(no_return(fn, key).message)
-    try:
-        hash(key)
-    except TypeError:
-        raise NotAnswered(f"canonical_key returned a {type(key).__name__}, which a set cannot hold: build the key "
-                          "from tuples (tuple(...), sorted(...) gives a list), not lists") from None
-    return key
-
-
-@exercise("07.canonical", "Write canonical_key(p): the same key for two positions whose columns differ only in "
-                          "order (each column with its face-down count) or in the recycle count, and different keys "
-                          "for positions that are different games.",
-          pieces=["solitaire.lessons.lesson07.canonical_state_key"])
-def _canonical(fn: Any) -> Verdict:
-    """Compares, on positions of random play, when the student's key says "the same game" with when the
-    columns taken as a set (each with its face-down count) say it."""
-    kit = calls_into(fn, (deal(MINI, 0),), [canonical_state_key])
-    if kit:
-        return Verdict(False, f"your canonical_key calls the kit's {kit}, so it is the kit's key, not yours: build "
-                              "it yourself from p.stock, p.waste, p.foundations, p.columns and p.hidden.")
-    pairs = 0
-    for p in _random_positions((MINI, KLONDIKE), 120, every=6):
-        mine = _hashable_key(fn, p)
-        for q, how in _twins_and_others(p):
-            same, said = canonical_state_key(p) == canonical_state_key(q), mine == _hashable_key(fn, q)
-            pairs += 1
-            if same != said:
-                verdict = ("gives them different keys, but they are the same game" if same else
-                           "gives them the same key, but they are different games")
-                return Verdict(False, f"these two {p.variant.name} positions differ by {how}; your canonical_key "
-                                      f"{verdict}:\n{text_diagram(p)}\n\n{text_diagram(q)}")
-    return Verdict(True, f"your key tells the same game from a different one as the columns taken as a set do, "
-                         f"on {pairs} pairs of Mini Klondike and Klondike positions.")

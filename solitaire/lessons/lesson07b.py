@@ -1,0 +1,197 @@
+"""Checks for the exercises of lesson 07b (the solver's ideas: a canonical key, safe moves, settling), registered
+with ``solitaire.lessons.check``, and the kit's own ``play_safe_moves`` that the lesson's searches use while a
+student's ``settle`` is not written yet.
+
+Each answer is tried on positions of seeded random play that no lesson shows, with the kit's own version
+switched off while it runs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import what_differs
+from ..moves import FLIP, apply, legal_moves, rules
+from ..render import text_diagram
+from ..state import Position, deal, observe
+from ..variants import ITALIAN, KLONDIKE, Variant
+from .checks import NotAnswered, Verdict, _short, call_student, calls_into, exercise, no_return
+from .lesson07 import MINI, canonical_state_key
+from .pieces import playout_positions
+
+
+def _random_positions(variants: tuple[Variant, ...], steps: int, every: int = 1) -> list[Position]:
+    """Positions of seeded random play (three deals of each variant), every ``every``-th move."""
+    from ..strategies import RandomStrategy
+    out = []
+    for v in variants:
+        for seed in range(3):
+            p, strategy = deal(v, seed), RandomStrategy(seed)
+            for step in range(steps):
+                moves = legal_moves(p)
+                if not moves:
+                    break
+                if step % every == 0:
+                    out.append(p)
+                p = apply(p, strategy.choose(observe(p), moves))
+    return out
+
+
+@exercise("07b.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
+                     "(True when every card that could sit on it in a column is on a foundation already)",
+          pieces=["solitaire.endgame.safe_to_foundation", "solitaire.endgame.safe_foundation_moves"],
+          shows=("solitaire.endgame.safe_to_foundation", "v, children =", None))
+def _safe(fn: Any) -> Verdict:
+    """Compares the student's safe with the kit's on the top cards of random play, after checking that it is
+    not a wrapper around the kit's (a call into ``safe_to_foundation`` while it runs is refused)."""
+    from ..endgame import safe_foundation_moves, safe_to_foundation
+    p = deal(KLONDIKE, 0)
+    kit = calls_into(fn, (p, p.columns[0][-1]), [safe_to_foundation, safe_foundation_moves])
+    if kit:
+        return Verdict(False, f"your safe calls the kit's {kit}, so it is the kit's answer, not yours: work it out "
+                              "from rules(p.variant).children[card] and p.foundations.")
+    tried = 0
+    for p in _random_positions((MINI, KLONDIKE, ITALIAN), 300):
+        for card in [col[-1] for col, h in zip(p.columns, p.hidden) if len(col) > h] + list(p.waste[-1:]):
+            want, got = safe_to_foundation(p, card), call_student(fn, p, card)
+            tried += 1
+            if got is None:
+                return no_return(fn, got)
+            if got != want:
+                blockers = [str(c) for c in rules(p.variant).children[card]]
+                why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
+                       "foundations" if want else f"{' or '.join(blockers)} could still need {card} in a column")
+                return Verdict(False, f"safe(p, {card}) returned {_short(got)} in this {p.variant.name} position, "
+                                      f"but {why}:\n{text_diagram(p)}")
+    return Verdict(True, f"safe agrees with the kit's safe_to_foundation on {tried} cards of {MINI.name}, Klondike "
+                         "and Italian positions.")
+
+
+def _twins_and_others(p: Position) -> list[tuple[Position, str]]:
+    """Positions to compare with ``p``: its columns in another order, another recycle count, a column with one
+    face-down card fewer, two columns' face-down counts swapped, the stock reversed, and its children (a King
+    moved from a column of its own to an empty column is the same game)."""
+    cols, hidden = p.columns, p.hidden
+    out = [(p._replace(columns=cols[::-1], hidden=hidden[::-1]), "its columns in the opposite order"),
+           (p._replace(recycles=p.recycles + 1), "one more trip round the stock")]
+    down = [i for i, h in enumerate(hidden) if h]
+    if down:
+        i = down[-1]
+        out.append((p._replace(hidden=hidden[:i] + (hidden[i] - 1,) + hidden[i + 1:]), f"one more card of t{i + 1} "
+                                                                                        "face up"))
+    swap = next(((i, j) for i in range(len(cols)) for j in range(i) if hidden[i] != hidden[j]
+                 and hidden[i] < len(cols[j]) and hidden[j] < len(cols[i])), None)
+    if swap:
+        i, j = swap
+        changed = list(hidden)
+        changed[i], changed[j] = hidden[j], hidden[i]
+        out.append((p._replace(hidden=tuple(changed)), f"the face-down counts of t{j + 1} and t{i + 1} swapped"))
+    if len(p.stock) > 1:
+        out.append((p._replace(stock=p.stock[::-1]), "the stock in the opposite order"))
+    out += [(apply(p, m), f"the move {m}") for m in legal_moves(p)]
+    return out
+
+
+def _hashable_key(fn: Any, p: Position) -> Any:
+    key = call_student(fn, p)
+    if key is None:
+        raise NotAnswered(no_return(fn, key).message)
+    try:
+        hash(key)
+    except TypeError:
+        raise NotAnswered(f"canonical_key returned a {type(key).__name__}, which a set cannot hold: build the key "
+                          "from tuples (tuple(...), sorted(...) gives a list), not lists") from None
+    return key
+
+
+@exercise("07b.canonical", "Write canonical_key(p): the same key for two positions whose columns differ only in "
+                          "order (each column with its face-down count) or in the recycle count, and different keys "
+                          "for positions that are different games.",
+          pieces=["solitaire.lessons.lesson07.canonical_state_key"])
+def _canonical(fn: Any) -> Verdict:
+    """Compares, on positions of random play, when the student's key says "the same game" with when the
+    columns taken as a set (each with its face-down count) say it."""
+    kit = calls_into(fn, (deal(MINI, 0),), [canonical_state_key])
+    if kit:
+        return Verdict(False, f"your canonical_key calls the kit's {kit}, so it is the kit's key, not yours: build "
+                              "it yourself from p.stock, p.waste, p.foundations, p.columns and p.hidden.")
+    pairs = 0
+    for p in _random_positions((MINI, KLONDIKE), 120, every=6):
+        mine = _hashable_key(fn, p)
+        for q, how in _twins_and_others(p):
+            same, said = canonical_state_key(p) == canonical_state_key(q), mine == _hashable_key(fn, q)
+            pairs += 1
+            if same != said:
+                verdict = ("gives them different keys, but they are the same game" if same else
+                           "gives them the same key, but they are different games")
+                return Verdict(False, f"these two {p.variant.name} positions differ by {how}; your canonical_key "
+                                      f"{verdict}:\n{text_diagram(p)}\n\n{text_diagram(q)}")
+    return Verdict(True, f"your key tells the same game from a different one as the columns taken as a set do, "
+                         f"on {pairs} pairs of Mini Klondike and Klondike positions.")
+
+
+def play_safe_moves(p: Position) -> Position:
+    """The kit's settle: play safe moves (flips, and foundation moves whose card ``safe_to_foundation`` lets go
+    home) until none is left.
+
+    >>> p = deal(MINI, 0)
+    >>> [len(pile) for pile in p.foundations], [len(pile) for pile in play_safe_moves(p).foundations]
+    ([0, 0, 0, 0], [1, 0, 0, 0])
+    """
+    from ..endgame import safe_foundation_moves
+    while True:
+        moves = legal_moves(p)
+        safe_moves = [m for m in moves if m.kind == FLIP] + safe_foundation_moves(p, moves)
+        if not safe_moves:
+            return p
+        p = apply(p, safe_moves[0])
+
+
+SETTLE_VARIANTS = (MINI, KLONDIKE, ITALIAN)  # one deck each: the exercise's safe does not count copies
+SETTLE_POSITIONS = 150  # of each variant, from playouts of hidden deals
+
+
+def _same_game(p: Position, q: Position) -> bool:
+    """Equal but for which foundation holds which suit (the order the Aces went up in)."""
+    return p._replace(foundations=tuple(sorted(p.foundations))) == q._replace(foundations=tuple(sorted(q.foundations)))
+
+
+def _home(p: Position) -> set:
+    return {c for pile in p.foundations for c in pile}
+
+
+def _settle_mistake(p: Position, got: Position, want: Position) -> str:
+    """What a wrong settle did at ``p``, in words: an unsafe card sent home, a safe move left, or another change."""
+    unsafe = _home(got) - _home(want)
+    if unsafe:
+        card = min(unsafe)
+        waiting = [str(c) for c in rules(p.variant).children[card] if c not in _home(got)]
+        return (f"it sent {card} home, but {' and '.join(waiting) or 'a card'} could still need it in a column: "
+                "only a card your safe says is safe may go")
+    left = _home(want) - _home(got)
+    if left:
+        return f"it stopped with {min(left)} still safe to send home: play safe moves until none is left"
+    if got.hidden != want.hidden:
+        return "it left a face-down card that a flip turns up: a flip is always safe"
+    return "it made another position than the safe moves make: " + what_differs(got, want)
+
+
+@exercise("07b.settle", "Write settle(p): play safe moves (a flip, or a foundation move whose card your safe says "
+                        "may go home) one at a time until none is left, and return the position reached.",
+          pieces=["solitaire.lessons.lesson07b.play_safe_moves", "solitaire.endgame.safe_to_foundation",
+                  "solitaire.endgame.safe_foundation_moves"])
+def _settle(fn: Any) -> Verdict:
+    """Compares the student's settle with the kit's on positions of hidden deals of three one-deck games."""
+    tried = 0
+    for v in SETTLE_VARIANTS:
+        for p in playout_positions(v, "", SETTLE_POSITIONS):
+            got, want = call_student(fn, p), play_safe_moves(p)
+            tried += 1
+            if got is None:
+                return no_return(fn, got)
+            if not isinstance(got, Position):
+                raise NotAnswered(f"settle should return a position (what apply returns), but returned {_short(got)}")
+            if not _same_game(got, want):
+                return Verdict(False, f"in this {v.name} position your settle is off: {_settle_mistake(p, got, want)}."
+                                      f"\n{text_diagram(p)}")
+    return Verdict(True, f"your settle reaches the kit's position from all {tried} positions tried, of hidden deals "
+                         f"of {', '.join(v.name for v in SETTLE_VARIANTS)}.")
