@@ -193,6 +193,19 @@ def _unfinished(answer: Any) -> bool:
 
 # --- helpers that turn comparisons into sentences ----------------------------------------------
 
+def needs_function(answer: Any, call: str, why: str) -> None:
+    """Refuse a value where a function is asked for: NotAnswered naming the function, and ``why`` one value
+    cannot answer (a function exercise is tried on hidden inputs).
+
+    >>> needs_function(6000, "f(width)", "a number answers one width only")
+    Traceback (most recent call last):
+    ...
+    solitaire.lessons.checks.NotAnswered: expected the function f(width), got int 6000: a number answers one width only
+    """
+    if not callable(answer):
+        raise NotAnswered(f"expected the function {call}, got {type(answer).__name__} {answer!r}: {why}")
+
+
 def call_student(fn: Callable, *args: Any) -> Any:
     """Call a student's function, with the exercise's kit pieces switched off; a NotImplementedError means it is
     a stub, a call into a switched-off piece a wrapper."""

@@ -10,7 +10,8 @@ from typing import Any
 from ..cards import Card, full_deck
 from ..state import shuffled_deck
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import NotAnswered, Verdict, call_student, exercise, finite_number, hidden_inputs, no_return
+from .checks import (NotAnswered, Verdict, call_student, exercise, finite_number, hidden_inputs, needs_function,
+                     no_return)
 
 
 def _hands() -> list[list[Card]]:
@@ -24,9 +25,7 @@ def _hands() -> list[list[Card]]:
 @exercise("01.red_cards", "Write red_cards(cards): how many of the cards in the list are red. It is tried on hands "
                           "of cards the lesson never shows.")
 def _red_cards(fn: Any) -> Verdict:
-    if not callable(fn):
-        raise NotAnswered(f"expected the function red_cards(cards), got {type(fn).__name__} {fn!r}: a number "
-                          "answers one deck only")
+    needs_function(fn, "red_cards(cards)", "a number answers one deck only")
     for hand in _hands():
         got = call_student(fn, list(hand))
         if got is None:
@@ -89,9 +88,7 @@ def _counts(got: Any, size: int, call: str) -> list[float]:
                         "variant's deck, how many of the shuffles with seeds 0 to shuffles - 1 put card there. It is "
                         "tried on cards, games and numbers of shuffles the lesson never shows.")
 def _places(fn: Any) -> Verdict:
-    if not callable(fn):
-        raise NotAnswered(f"expected the function places(card, variant, shuffles), got {type(fn).__name__} "
-                          f"{fn!r}: counts for one card answer one question only")
+    needs_function(fn, "places(card, variant, shuffles)", "counts for one card answer one question only")
     for card, game, n in _place_inputs():
         call = f"places({card}, {game.name}, {n})"
         got = call_student(fn, card, game, n)

@@ -9,8 +9,8 @@ from ..endgame import Outcome
 from ..game import Game
 from ..state import deal
 from ..variants import KLONDIKE
-from .checks import (NotAnswered, Verdict, _short, call_student, calls_into, exercise, finite_number, hidden_inputs,
-                     replay_game, student_running)
+from .checks import (NotAnswered, Verdict, call_student, calls_into, exercise, finite_number, hidden_inputs,
+                     needs_function, replay_game, _short, student_running)
 
 
 REPLAY_NODES = 20_000  # the solver's budget the exercise asks for
@@ -209,9 +209,7 @@ def _greedy_ranges() -> list[tuple[int, int]]:
 @exercise("05.greedy_wins", "Write greedy_wins(first, last): how many of Klondike deals first to last (both "
                             "included) the greedy strategy wins. It is tried on deals the lesson never shows.")
 def _greedy_wins(answer: Any) -> Verdict:
-    if not callable(answer):
-        raise NotAnswered(f"expected the function greedy_wins(first, last), got {type(answer).__name__} "
-                          f"{answer!r}: a number answers one range of deals only")
+    needs_function(answer, "greedy_wins(first, last)", "a number answers one range of deals only")
     for first, last in _greedy_ranges():
         got = finite_number(call_student(answer, first, last), f"a number of deals for greedy_wins({first}, {last})")
         want = _greedy_count(first, last)

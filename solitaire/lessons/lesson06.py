@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from .checks import (NotAnswered, Verdict, agrees_as_shown, call_student, exercise, finite_number, hidden_inputs,
-                     shown_apart, written_places)
+                     needs_function, shown_apart, written_places)
 
 # The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
 WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
@@ -79,9 +79,7 @@ DEALS_WIDTHS = sorted(hidden_inputs(606, 5, lambda rng: round(10 ** rng.uniform(
                              "interval around a win rate of 80% (round(0.8 * n) wins in n deals) is at most `width` "
                              "wide. It is tried on widths the lesson never shows.")
 def _deals_needed(answer: Any) -> Verdict:
-    if not callable(answer):
-        raise NotAnswered(f"expected the function deals_needed(width), got {type(answer).__name__} {answer!r}: "
-                          "a number answers one width only")
+    needs_function(answer, "deals_needed(width)", "a number answers one width only")
     for width in DEALS_WIDTHS:
         got = finite_number(call_student(answer, width), f"a number of deals for deals_needed({width})")
         if got < 1 or got != round(got):

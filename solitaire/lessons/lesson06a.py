@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checks import (NotAnswered, Verdict, agrees, call_student, exercise, finite_number, hidden_inputs,
+from .checks import (NotAnswered, Verdict, agrees, call_student, exercise, finite_number, hidden_inputs, needs_function,
                      written_places)
 
 LEAST_PLACES = 3  # the lesson prints the ends to 3 decimals: a function may round them, but not coarser
@@ -66,9 +66,7 @@ def _range_mistake(outcomes: list[str], low: float, high: float) -> str:
                                 "95% Wilson interval at each end: low counts every unknown deal as lost, high as "
                                 "won. It is tried on solver runs the lesson never shows.")
 def _winnable_range(answer: Any) -> Verdict:
-    if not callable(answer):
-        raise NotAnswered(f"expected the function winnable_range(outcomes), got {type(answer).__name__} "
-                          f"{answer!r}: a pair answers one table only")
+    needs_function(answer, "winnable_range(outcomes)", "a pair answers one table only")
     tried = []
     for outcomes in RUNS:
         shown = (f"winnable_range(a list of {len(outcomes)} outcomes: {outcomes.count('won')} won, "
@@ -117,9 +115,7 @@ TEETH = hidden_inputs(6062, 20, _teeth_case)
                            "share. It is tried on runs and figures the lesson never shows.")
 def _misjudged(answer: Any) -> Verdict:
     from ..stats import wilson
-    if not callable(answer):
-        raise NotAnswered(f"expected the function misjudged(won_or_unknown, games, published), got "
-                          f"{type(answer).__name__} {answer!r}: a number answers one figure only")
+    needs_function(answer, "misjudged(won_or_unknown, games, published)", "a number answers one figure only")
     for k, n, published in TEETH:
         shown = f"misjudged({k}, {n}, {published})"
         got = finite_number(call_student(answer, k, n, published), f"a number of deals for {shown}")

@@ -10,7 +10,7 @@ from typing import Any
 from ..endgame import Outcome
 from ..stats import sign_test  # the one home of the statistics; kept importable from here
 from ..variants import KLONDIKE, SOLIJOY
-from .checks import NotAnswered, Verdict, call_student, exercise, finite_number, hidden_inputs
+from .checks import Verdict, call_student, exercise, finite_number, hidden_inputs, needs_function
 
 # The pairs (deals only the first player won, deals only the second won) a student's p_value is tried on: a tie,
 # none at all, and splits the lesson never shows.
@@ -43,9 +43,7 @@ def _p_value_hint(got: float, a: int, b: int, want: float) -> str:
                          "and the other alone b. It is tried on splits the lesson never shows, ties included.",
           pieces=["solitaire.stats.sign_test"])
 def _p_value(answer: Any) -> Verdict:
-    if not callable(answer):
-        raise NotAnswered(f"expected the function p_value(a, b), got {type(answer).__name__} {answer!r}: a number "
-                          "answers one split only")
+    needs_function(answer, "p_value(a, b)", "a number answers one split only")
     for a, b in P_VALUE_PAIRS:
         got = finite_number(call_student(answer, a, b), f"a p-value for p_value({a}, {b})")
         want = sign_test(a, b)
@@ -75,9 +73,7 @@ WIN_SHARE_CASES = [(dataclasses.replace(KLONDIKE, name="Klondike draw 3", draw=3
                            "deals - 1 that greedy wins in that variant. It is tried on variants and numbers of deals "
                            "the lesson never shows.")
 def _win_share(answer: Any) -> Verdict:
-    if not callable(answer):
-        raise NotAnswered(f"expected the function win_share(variant, deals), got {type(answer).__name__} "
-                          f"{answer!r}: a number answers one variant only")
+    needs_function(answer, "win_share(variant, deals)", "a number answers one variant only")
     for variant, deals in WIN_SHARE_CASES:
         got = finite_number(call_student(answer, variant, deals), f"a share for win_share({variant.name!r}, {deals})")
         want = _share(variant, deals)
