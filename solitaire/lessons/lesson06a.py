@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..endgame import Outcome
+
 from .checks import (NotAnswered, Verdict, agrees, call_student, exercise, finite_number, hidden_inputs, needs_function,
                      written_places)
 
 LEAST_PLACES = 3  # the lesson prints the ends to 3 decimals: a function may round them, but not coarser
-WORDS = ("won", "unwinnable", "unknown")  # a solver's verdicts, as the shipped tables hold them
+WORDS = (Outcome.WON, Outcome.UNWINNABLE, Outcome.UNKNOWN)  # a solver's verdicts (str: "won", ...), as tables hold them
 
 
 def _outcomes(rng: Any) -> list[str]:
@@ -31,7 +33,7 @@ RUNS = hidden_inputs(6061, 24, _outcomes)
 
 def _range_of(outcomes: list[str]) -> tuple[float, float]:
     from ..stats import wilson
-    won, unknown, n = outcomes.count("won"), outcomes.count("unknown"), len(outcomes)
+    won, unknown, n = outcomes.count(Outcome.WON), outcomes.count(Outcome.UNKNOWN), len(outcomes)
     return wilson(won, n)[0], wilson(won + unknown, n)[1]
 
 
@@ -46,7 +48,7 @@ def _pair(got: Any, shown: str) -> tuple[float, float]:
 def _range_mistake(outcomes: list[str], low: float, high: float) -> str:
     """What a wrong (low, high) most likely did, in words."""
     from ..stats import wilson
-    won, unknown, n = outcomes.count("won"), outcomes.count("unknown"), len(outcomes)
+    won, unknown, n = outcomes.count(Outcome.WON), outcomes.count(Outcome.UNKNOWN), len(outcomes)
     if high < low:
         return "your low end is above your high end: return (low, high)."
     if agrees(low, won / n) or agrees(high, (won + unknown) / n):
@@ -69,8 +71,8 @@ def _winnable_range(answer: Any) -> Verdict:
     needs_function(answer, "winnable_range(outcomes)", "a pair answers one table only")
     tried = []
     for outcomes in RUNS:
-        shown = (f"winnable_range(a list of {len(outcomes)} outcomes: {outcomes.count('won')} won, "
-                 f"{outcomes.count('unknown')} unknown)")
+        shown = (f"winnable_range(a list of {len(outcomes)} outcomes: {outcomes.count(Outcome.WON)} won, "
+                 f"{outcomes.count(Outcome.UNKNOWN)} unknown)")
         tried.append((outcomes, shown, _pair(call_student(answer, list(outcomes)), shown)))
     places = max(written_places(x) for _, _, pair in tried for x in pair)  # the precision the student chose
     if places < LEAST_PLACES:
