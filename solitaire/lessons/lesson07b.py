@@ -178,7 +178,8 @@ def _settle_mistake(p: Position, got: Position, want: Position) -> str:
 @exercise("07b.settle", "Write settle(p): play safe moves (a flip, or a foundation move whose card your safe says "
                         "may go home) one at a time until none is left, and return the position reached.",
           pieces=["solitaire.lessons.lesson07b.play_safe_moves", "solitaire.endgame.safe_to_foundation",
-                  "solitaire.endgame.safe_foundation_moves"])
+                  "solitaire.endgame.safe_foundation_moves"],
+          shows=("solitaire.lessons.lesson07b.play_safe_moves", "while True", None))
 def _settle(fn: Any) -> Verdict:
     """Compares the student's settle with the kit's on positions of hidden deals of three one-deck games."""
     tried = 0
