@@ -19,6 +19,7 @@ the kernel's CPU seconds are printed, with the machine's load beside them.
     python benchmarks/lesson_time.py notebooks/06_experiments.ipynb --run
     python benchmarks/lesson_time.py --results           # also rewrite "Lesson times" in benchmarks/RESULTS.md
     python benchmarks/lesson_time.py --update-plan        # rewrite TEACHERS.md's course-plan figures
+    python benchmarks/lesson_time.py --exercises          # each exercise and the lines a student writes for it
 """
 from __future__ import annotations
 
@@ -70,6 +71,24 @@ def solution_lines(path: Path) -> int:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     return sum(1 for c in cells if "solution" in c.get("metadata", {}).get("tags", [])
                for line in "".join(c["source"]).splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def exercise_lines(path: Path) -> list[tuple[str, int]]:
+    """Each exercise of a lesson, in order, with the lines its solution cells hold: a solution cell belongs to the
+    first ``check("…")`` at or after it (an ungraded first step counts with the exercise it leads to)."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    found: dict[str, int] = {}
+    waiting = 0
+    for c in cells:
+        if c["cell_type"] != "code":
+            continue
+        source = "".join(c["source"])
+        if "solution" in c.get("metadata", {}).get("tags", []):
+            waiting += sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
+        for name in CHECK.findall(source):
+            found[name] = found.get(name, 0) + waiting
+            waiting = 0
+    return list(found.items())
 
 
 def honest(path: Path) -> dict[str, int]:
@@ -229,11 +248,19 @@ def main(argv: list[str] | None = None) -> None:
                         help='write the table into benchmarks/RESULTS.md ("Lesson times"), with its command')
     parser.add_argument("--update-plan", action="store_true",
                         help="rewrite the figures of notebooks/TEACHERS.md's course plan from these counts")
+    parser.add_argument("--exercises", action="store_true",
+                        help="list each exercise with the lines of its solution (instead of the times)")
     args = parser.parse_args(argv)
     lessons = args.lessons or sorted((ROOT / "notebooks").glob("*.ipynb"))
     missing = [str(p) for p in lessons if not p.is_file()]
     if missing:
         parser.error(f"no such lesson: {', '.join(missing)}")
+    if args.exercises:
+        listed = [(path.stem, name, n) for path in lessons for name, n in exercise_lines(path)]
+        for stem, name, n in listed:
+            print(f"{stem:28} {name:24} {n:>3} lines")
+        print(f"{len(listed)} exercises; {sum(1 for *_, n in listed if n <= 2)} of them 2 lines or fewer")
+        return
     if args.update_plan:
         missing = update_plan(ROOT / "notebooks" / "TEACHERS.md", sorted((ROOT / "notebooks").glob("0*.ipynb")))
         if missing:

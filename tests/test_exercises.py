@@ -116,6 +116,38 @@ def test_a_function_without_return_is_told_so(name: str, capsys: pytest.CaptureF
     assert not ok and "_forgets_return returned None: does it end with `return`" in out
 
 
+def _settle_forever(p):
+    """07b.settle as a student may first write it: the loop never ends, and a bare except swallows interrupts."""
+    while True:
+        try:
+            moves = legal_moves(p)
+        except:  # noqa: E722  (the student's habit this test is about)
+            pass
+
+
+def test_a_check_stops_an_answer_that_never_returns(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import time
+
+    from solitaire.lessons import checks, lesson07b
+    monkeypatch.setattr(checks, "TIME_LIMIT", 1.0)
+    started = time.process_time()
+    ok, out = feedback(capsys, "07b.settle", _settle_forever)
+    assert not ok and "stopped your answer after 1 s" in out and "a loop that never ends" in out
+    assert time.process_time() - started < 20
+    p = deal(KLONDIKE, 3)
+    assert lesson07b.play_safe_moves(p) is not None  # the kit's piece is switched on again
+    assert feedback(capsys, "07b.settle", _settle)[0]  # and a right answer still passes
+
+
+def test_without_an_interval_timer_a_check_runs_without_a_limit(capsys: pytest.CaptureFixture, monkeypatch) -> None:
+    import signal
+
+    monkeypatch.delattr(signal, "setitimer")  # as in the browser's Pyodide kernel
+    before = signal.getsignal(signal.SIGALRM)
+    assert feedback(capsys, "07b.settle", _settle)[0]
+    assert signal.getsignal(signal.SIGALRM) is before  # the handler it set for a moment is put back
+
+
 def _replayed(seed: int, check_status: bool = True, deal_of: int | None = None) -> Game | None:
     """05.replay's function as a student writes it, and its mistakes: no look at the solver's status, the one
     deal of the old exercise (2) whatever the seed."""

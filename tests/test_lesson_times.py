@@ -83,3 +83,20 @@ def test_the_yardstick_counts_cells_words_lines_and_exercises(tmp_path: Path) ->
     path.write_text(json.dumps(nb), encoding="utf-8")
     # 3 cells + 2.5 min of prose + (4 lines written + 25 shown) / 10 + 2 exercises of 8 min = 24.4, rounded up
     assert yardstick(path) == {"code cells": 3, "words": 250, "lines": 29, "exercises": 2, "minutes": 25}
+
+
+def test_a_solution_cell_counts_with_the_exercise_it_leads_to(tmp_path: Path) -> None:
+    solution = {"cell_type": "code", "metadata": {"tags": ["solution"]}}
+    nb = {"cells": [{**solution, "source": ["def f(x):\n", "    # a note\n", "\n", "    return x\n"]},
+                    {**solution, "source": ["def g(x):\n", "    return f(x) + 1\n"]},
+                    {"cell_type": "code", "source": ['check("02.g", g)']},
+                    {"cell_type": "code", "source": ['check("02.h", 3)']}]}
+    path = tmp_path / "x.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert lesson_time.exercise_lines(path) == [("02.g", 4), ("02.h", 0)]
+
+
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.stem >= "02"], ids=lambda p: p.stem)
+def test_each_lesson_from_02_on_has_an_exercise_of_5_to_25_lines(path: Path) -> None:
+    lines = dict(lesson_time.exercise_lines(path))
+    assert any(5 <= n <= 25 for n in lines.values()), f"{path.stem}: the exercises' lines are {lines}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
@@ -37,11 +38,16 @@ class KitCalled(NotAnswered):
     """The student's answer called a kit piece that the exercise asks them to write (switched off meanwhile)."""
 
 
+class TookTooLong(BaseException):
+    """A check ran past ``TIME_LIMIT``. A BaseException, so that a student's ``except Exception`` cannot swallow it."""
+
+
 Checker = Callable[[Any], Verdict]
 EXERCISES: dict[str, tuple[str, Checker]] = {}
 PIECES: dict[str, tuple[Any, ...]] = {}  # an exercise's kit pieces: switched off while the answer runs, never copied
 SHOWS: dict[str, tuple[Any, str | None, str | None]] = {}  # the kit's version that check prints after a right answer
 PASSED: set[str] = set()  # the exercises this kernel's student has got right (a record: it opens nothing)
+TIME_LIMIT = 45.0  # seconds a check may run before the student's code is stopped: under nbgrader's CELL_TIMEOUT (60 s)
 _ACTIVE: list[KitSwitch] = []  # the pieces of the exercise being checked now: call_student switches them off
 
 
@@ -84,7 +90,12 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
                            "teaches nothing and is not graded right).", quiet)
     _ACTIVE.append(KitSwitch(PIECES[name], answer))
     try:
-        ok, message = checker(answer)
+        with time_limit(TIME_LIMIT):
+            ok, message = checker(answer)
+    except TookTooLong:
+        ok, message = False, (f"the check stopped your answer after {TIME_LIMIT:.0f} s without an answer: look for a "
+                              "loop that never ends (a `while` whose condition never turns false, or a list that "
+                              "grows while you walk it).")
     except KitCalled as e:
         ok, message = False, str(e)
     except NotAnswered as e:
@@ -101,6 +112,46 @@ def check(name: str, answer: Any = ..., *, quiet: bool = False) -> bool:
         print("\nThe kit's own version, now that yours is right:")
         show_source(resolve(obj), start, stop)
     return ok
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise TookTooLong in the block after ``seconds`` of wall time, and again each second, until the block ends
+    (so that a bare ``except:`` in a student's loop cannot hold it off). Where there is no interval timer (Windows,
+    a browser's Pyodide kernel, a thread other than the main one) the block runs without a limit.
+
+    >>> with time_limit(5):
+    ...     sum(range(10))
+    45
+    """
+    def stop(signum: int, frame: Any) -> None:
+        if not _in_machinery(frame):  # never inside the code that switches the kit back on: try again in a second
+            raise TookTooLong(seconds)
+
+    armed = False
+    try:
+        previous = signal.signal(signal.SIGALRM, stop)
+        armed = True
+        signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    except (AttributeError, ValueError, OSError, NotImplementedError):  # no SIGALRM or timer here, or another thread
+        if armed:
+            signal.signal(signal.SIGALRM, previous)
+        armed = False
+    try:
+        yield
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+_MACHINERY = {__file__, contextlib.__file__, sys.modules[KitSwitch.__module__].__file__}
+
+
+def _in_machinery(frame: Any) -> bool:
+    """Whether ``frame`` runs the checks' own machinery (this module, the guard, contextlib), where a stop could
+    leave the kit's pieces switched off."""
+    return frame is not None and frame.f_code.co_filename in _MACHINERY
 
 
 @contextlib.contextmanager
