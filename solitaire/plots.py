@@ -11,6 +11,8 @@ Sized for a projector: a figure is at most ``MAX_WIDTH`` inches wide, so a noteb
 """
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import numpy as np
@@ -107,7 +109,8 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
         err = np.vstack([rate - rows["low"].to_numpy(float), rows["high"].to_numpy(float) - rate])
         style = styles[strategy]
         ax.errorbar(x, rate, yerr=err, linestyle="none", capsize=4, markersize=7, label=strategy, **style)
-        _label_narrow_intervals(ax, x, rows["low"].to_numpy(float), rows["high"].to_numpy(float))
+        _label_narrow_intervals(ax, x, rows["low"].to_numpy(float), rows["high"].to_numpy(float),
+                                room=width / (len(variants) + 0.2) * ax.get_position().width * fig.get_figwidth() * 72)
         if "winnable_high" in rows and rows["winnable_high"].notna().any():
             high = rows["winnable_high"].to_numpy(float)
             has = ~np.isnan(high) & (high > rate)
@@ -133,17 +136,20 @@ def win_rates(summary_df: pd.DataFrame, ax=None) -> Figure:
     return fig
 
 
-NARROW = 0.08  # an interval narrower than this (8 points) hides under its marker on a projector: it is written out
+NARROW = 0.05  # an interval narrower than this (5 points, about 1.5 markers tall) hides under its marker: written out
 
 
-def _label_narrow_intervals(ax, x, low, high) -> None:
+def _label_narrow_intervals(ax, x, low, high, room: float = math.inf) -> None:
     """Write each narrow interval out beside its point (below it near the top of the axis, else above), so that
-    an interval from 2,000 deals, shorter than its marker, is still read."""
+    an interval from 2,000 deals, shorter than its marker, is still read. ``room`` is the distance in points to the
+    next strategy's point; a label that would reach that point's marker runs upward instead."""
     for xi, lo, hi in zip(x, low, high):
         if hi - lo < NARROW:
             above = hi < 0.85
-            ax.annotate(f"{100 * lo:.1f}–{100 * hi:.1f}%", (xi, hi if above else lo), xytext=(0, 7 if above else -7),
-                        textcoords="offset points", ha="center", va="bottom" if above else "top",
+            text = f"{100 * lo:.1f}–{100 * hi:.1f}%"
+            upright = 0.6 * SMALLEST_TEXT * len(text) / 2 > room - 5  # half its width against the gap to the neighbour
+            ax.annotate(text, (xi, hi if above else lo), xytext=(0, 7 if above else -7), textcoords="offset points",
+                        ha="center", va="bottom" if above else "top", rotation=90 if upright else 0,
                         fontsize=SMALLEST_TEXT)
 
 

@@ -245,3 +245,22 @@ def test_an_interval_shorter_than_its_marker_is_written_out():
                                     "high": 0.57}]))
     assert len(wide.axes[0].texts) == 0  # a wide interval shows as its whiskers
     plt.close("all")
+
+
+def test_a_written_out_interval_covers_no_other_point_or_label():
+    """Four strategies to a variant leave little room: the labels (06b's random at 0-2%, the solver at 98-100%)
+    run upward rather than over the neighbours' markers; with two to a variant (06a) they lie flat."""
+    rows = [{"variant": v, "strategy": s, "win_rate": r, "low": r - 0.01, "high": min(1.0, r + 0.01)}
+            for v in ("klondike", "solijoy", "italian", "klondike draw=3")
+            for s, r in (("random", 0.02), ("greedy", 0.06), ("expert", 0.9), ("solver", 0.99))]
+    for table, upright in ((pd.DataFrame(rows), True), (pd.DataFrame(rows[:2] + rows[4:6]), False)):
+        fig = win_rates(table)
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        labels = [t.get_window_extent() for t in ax.texts]
+        assert labels and all((t.get_rotation() == 90) == upright for t in ax.texts)
+        points = [ax.transData.transform(xy) for line in ax.lines for xy in line.get_xydata()]
+        for i, box in enumerate(labels):
+            assert not any(box.overlaps(other) for other in labels[i + 1:])
+            assert sum(box.expanded(1.0, 1.0).contains(*xy) for xy in points) == 0
+        plt.close(fig)

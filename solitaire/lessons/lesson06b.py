@@ -129,17 +129,22 @@ def plot_changes(summary_df: Any, changes: dict[str, tuple[str, str]]) -> Any:
     its Wilson 95% interval as a whisker, on one row per change, an arrow from base to changed.
     ``changes`` maps a change's name to (changed label, base label) of ``summary_df``'s variants."""
     import matplotlib.pyplot as plt
+
+    from ..plots import FONTS, percent_axis, strategy_style
     rates = summary_df.set_index("variant")
-    fig, ax = plt.subplots(figsize=(8.5, 0.9 * len(changes) + 1.6), layout="constrained")
-    for row, (name, (new, old)) in enumerate(reversed(list(changes.items()))):
-        for label, y, face in ((old, row + 0.15, "white"), (new, row - 0.15, "#e69f00")):
-            r = rates.loc[label]
-            ax.errorbar(r.win_rate, y, xerr=[[r.win_rate - r.low], [r.high - r.win_rate]], fmt="s", capsize=5,
-                        color="#e69f00", markerfacecolor=face, markersize=8, elinewidth=2, zorder=3)
-        ax.annotate("", xy=(rates.loc[new].win_rate, row - 0.15), xytext=(rates.loc[old].win_rate, row + 0.15),
-                    arrowprops={"arrowstyle": "->", "color": "#555555"}, zorder=2)
-    ax.set_yticks(range(len(changes)), list(reversed(list(changes))))
-    ax.set_xlim(-0.03, 1.03)
-    ax.set_xlabel("greedy's win rate (hollow: the game as it is; filled: with the change), Wilson 95% interval")
-    ax.grid(axis="x", alpha=0.3)
+    colour = strategy_style("greedy")["color"]
+    with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
+        fig, ax = plt.subplots(figsize=(9, 0.9 * len(changes) + 1.8), layout="constrained")
+        for row, (name, (new, old)) in enumerate(reversed(list(changes.items()))):
+            for label, y, face in ((old, row + 0.15, "white"), (new, row - 0.15, colour)):
+                r = rates.loc[label]
+                ax.errorbar(r.win_rate, y, xerr=[[r.win_rate - r.low], [r.high - r.win_rate]], fmt="s", capsize=5,
+                            color=colour, markerfacecolor=face, markersize=8, elinewidth=2, zorder=3)
+            ax.annotate("", xy=(rates.loc[new].win_rate, row - 0.15), xytext=(rates.loc[old].win_rate, row + 0.15),
+                        arrowprops={"arrowstyle": "->", "color": "#555555"}, zorder=2)
+        ax.set_yticks(range(len(changes)), list(reversed(list(changes))))
+        ax.set_xlim(-0.03, 1.03)
+        percent_axis(ax.xaxis)
+        ax.set_xlabel("greedy's win rate, Wilson 95% interval\n(hollow: the game as it is; filled: with the change)")
+        ax.grid(axis="x", alpha=0.3)
     return fig
