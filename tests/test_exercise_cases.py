@@ -60,6 +60,26 @@ def _dfs(start, max_nodes=100_000, off_by_one=False):
     return "unwinnable", len(visited)
 
 
+def _greedy_wins(first, last, start=None, shift=0):
+    """How many deals first..last greedy wins; ``start`` counts from another seed (a real mistake: from 0)."""
+    from solitaire.strategies import play_game
+    begin = first if start is None else start
+    return sum(play_game("klondike", s, "greedy").outcome == "won" for s in range(begin, begin + last - first + 1))
+
+
+def _replay(seed, won_only=True, budget=20_000):
+    """Solve the deal within the budget and replay the solution on a fresh game; ``won_only=False`` is the
+    mistake of refusing only an unwinnable deal (an unknown one then replays a partial line)."""
+    from solitaire import Game
+    from solitaire.solver import solve
+    solution = solve(Game("klondike", seed=seed), max_seconds=None, max_nodes=budget)
+    if (solution.status != "won") if won_only else (solution.status == "unwinnable"):
+        return None
+    game = Game("klondike", seed=seed)
+    game.play_all(solution.moves)
+    return game
+
+
 def _cases() -> dict[str, tuple[list, list]]:
     from solitaire import moves
     from solitaire.endgame import safe_to_foundation
@@ -70,6 +90,11 @@ def _cases() -> dict[str, tuple[list, list]]:
         "02a.fits": ([_fits], [lambda c, u, v: u in rules(v).parents[c]]),  # a wrapper around the kit's rules
         "02b.waste_moves": ([], [lambda p, t, w: moves._waste_moves(p, rules(p.variant), t, w)]),
         "02c.draw": ([], [lambda p: apply(p, Move(DRAW))]),
+        "05.greedy_wins": ([_greedy_wins], [lambda a, b: round((b - a + 1) * 0.4),  # a rate read off the lesson
+                                            lambda a, b: (b - a) // 2,
+                                            lambda a, b: _greedy_wins(a, b, start=0)]),  # seeds from 0
+        "05.replay": ([_replay], [lambda seed: _replay(seed, won_only=False),  # an unknown deal replayed
+                                  lambda seed: _replay(seed, budget=None)]),  # no budget: the search never ends
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
                            _exec_copy(wilson, {"centre": "mid", "half": "h", "denominator": "d"}, reformat=True),
                            lambda k, n: wilson(k, n)]),

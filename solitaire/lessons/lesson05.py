@@ -17,17 +17,34 @@ REPLAY_NODES = 20_000  # the solver's budget the exercise asks for
 
 
 @functools.lru_cache(maxsize=None)
-def _replay_seeds() -> tuple[tuple[int, bool], ...]:
-    """Hidden Klondike deals for 05.replay, none a lesson shows, with whether the solver wins each: three it wins
-    and one it does not (so an answer that forgets the solver's "no" is seen)."""
+def _replay_seeds() -> tuple[tuple[int, str], ...]:
+    """Hidden Klondike deals for 05.replay, none a lesson shows, with the solver's status on each within the
+    exercise's budget: three it wins, one it proves unwinnable, and one it leaves unknown at 20,000 positions but
+    wins with a few more (so an answer that forgets the solver's "no", reads only "unwinnable" as a no, or
+    solves without the budget asked for, is seen)."""
     from ..solver import solve
-    won, lost = [], []
+    found: dict[str, list[int]] = {Outcome.WON: [], Outcome.UNWINNABLE: [], Outcome.UNKNOWN: []}
     for seed in hidden_inputs(2205, 40, lambda rng: rng.randint(1_000, 10**6)):
-        verdict = solve(deal(KLONDIKE, seed), max_seconds=None, max_nodes=REPLAY_NODES).status == Outcome.WON
-        (won if verdict else lost).append(seed)
-        if len(won) >= 3 and lost:
+        status = solve(deal(KLONDIKE, seed), max_seconds=None, max_nodes=REPLAY_NODES).status
+        if status == Outcome.UNKNOWN and not _won_with_more(seed):
+            continue
+        found[status].append(seed)
+        if len(found[Outcome.WON]) >= 3 and found[Outcome.UNWINNABLE] and found[Outcome.UNKNOWN]:
             break
-    return tuple([(s, True) for s in won[:3]] + [(lost[0], False)])
+    return tuple([(s, Outcome.WON) for s in found[Outcome.WON][:3]]
+                 + [(found[Outcome.UNWINNABLE][0], Outcome.UNWINNABLE), (found[Outcome.UNKNOWN][0], Outcome.UNKNOWN)])
+
+
+def _won_with_more(seed: int) -> bool:
+    from ..solver import solve
+    return solve(deal(KLONDIKE, seed), max_seconds=None, max_nodes=5 * REPLAY_NODES).status == Outcome.WON
+
+
+_NOT_WON_HINTS = {
+    Outcome.UNWINNABLE: "look at the solver's status before replaying.",
+    Outcome.UNKNOWN: "only a 'won' status comes with a solution, and \"unknown\" is not a win; solve with "
+                     "max_nodes=20_000, the budget the question asks for.",
+}
 
 
 @exercise("05.replay", "Write replayed(seed): solve Klondike deal seed (max_seconds=None, max_nodes=20_000); if "
@@ -38,13 +55,13 @@ def _replay_won(answer: Any) -> Verdict:
         game = " (one game answers one deal only)" if isinstance(answer, Game) else ""
         raise NotAnswered(f"expected the function replayed(seed), got {type(answer).__name__} {_short(answer)}"
                           f"{game}")
-    for seed, winnable in _replay_seeds():
+    for seed, status in _replay_seeds():
         got = call_student(answer, seed)
-        if not winnable:
+        if status != Outcome.WON:
             if got is not None:
                 return Verdict(False, f"the solver does not win Klondike deal {seed} within {REPLAY_NODES:,} "
-                                      f"positions, so replayed({seed}) should return None, but it returned "
-                                      f"{_short(got)}: look at the solver's status before replaying.")
+                                      f"positions (its status is {status!r}), so replayed({seed}) should return "
+                                      f"None, but it returned {_short(got)}: {_NOT_WON_HINTS[status]}")
             continue
         if got is None:
             return Verdict(False, f"replayed({seed}) returned None, but the solver wins Klondike deal {seed}: "
@@ -190,20 +207,42 @@ class _FunctionStrategy:
         return f"{move}: your strategy chose it."
 
 
+@functools.lru_cache(maxsize=None)
+def _greedy_wins_deal(seed: int) -> bool:
+    from ..strategies import play_game
+    return play_game("klondike", seed, "greedy").outcome == Outcome.WON
+
+
 def _greedy_count(first: int, last: int) -> int:
-    from ..strategies import play_game
-    return sum(play_game("klondike", seed, "greedy").outcome == Outcome.WON for seed in range(first, last + 1))
+    return sum(_greedy_wins_deal(seed) for seed in range(first, last + 1))
 
 
-def _greedy_ranges() -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=None)
+def _greedy_ranges() -> tuple[tuple[int, int], ...]:
     """The (first, last) deal ranges a student's greedy_wins is tried on, none of them the lesson's 20-39: one
-    whose last deal greedy wins and one whose first deal it wins, so a range that leaves out either end is seen."""
-    from ..strategies import play_game
-    wins = lambda seed: play_game("klondike", seed, "greedy").outcome == Outcome.WON  # noqa: E731
+    whose last deal greedy wins and one whose first deal it wins, so a range that leaves out either end is seen;
+    a single deal; and two long ranges whose count no guess from the range's length gives (a share such as 40% or
+    a half of it) and no shifted range gives (deals counted from 0, or from first + 1)."""
+    wins = _greedy_wins_deal
     starts = hidden_inputs(505, 12, lambda rng: rng.randint(100, 900))
     ends_won = next((a, a + 6 + i % 5) for i, a in enumerate(starts) if wins(a + 6 + i % 5))
     starts_won = next((a, a + 4 + i % 3) for i, a in enumerate(starts) if wins(a) and (a, a + 4 + i % 3) != ends_won)
-    return [ends_won, starts_won, (starts[-1], starts[-1])]
+    candidates = (r for r in hidden_inputs(5050, 40, _a_long_range) if _no_guess_gives(*r))
+    long = (next(candidates), next(candidates))
+    return (ends_won, starts_won, (starts[-1], starts[-1]), *long)
+
+
+def _a_long_range(rng: Any) -> tuple[int, int]:
+    first = rng.randint(1_000, 9_000)
+    return first, first + rng.randint(60, 140)
+
+
+def _no_guess_gives(first: int, last: int) -> bool:
+    """True when greedy's count on first..last differs from every count a wrong answer would give."""
+    n = last - first + 1
+    guesses = {round(n * share) for share in (0.4, 0.45, 0.5)} | {(last - first) // 2, n // 2}
+    guesses |= {_greedy_count(0, n - 1), _greedy_count(first + 1, last + 1), _greedy_count(first, last - 1)}
+    return _greedy_count(first, last) not in guesses
 
 
 @exercise("05.greedy_wins", "Write greedy_wins(first, last): how many of Klondike deals first to last (both "
