@@ -80,6 +80,28 @@ def _replay(seed, won_only=True, budget=20_000):
     return game
 
 
+def _scipy_wilson(k, n):
+    """The Wilson interval as SciPy computes it, with the exact z = 1.95996... instead of the lesson's 1.96."""
+    from scipy.stats import binomtest
+    interval = binomtest(k, n).proportion_ci(method="wilson")
+    return float(interval.low), float(interval.high)
+
+
+def _range_with(interval):
+    def winnable_range(outcomes):
+        won, unknown = outcomes.count("won"), outcomes.count("unknown")
+        return interval(won, len(outcomes))[0], interval(won + unknown, len(outcomes))[1]
+    return winnable_range
+
+
+def _chance_with(interval):
+    """08.chance_by_hand's answer worked out with ``interval`` from the sampled layouts' counts."""
+    from solitaire import Game
+    from solitaire.lessons import lesson08
+    chance = Game(*lesson08.CHANCE_GAME).win_chance(samples=lesson08.CHANCE_SAMPLES, seed=0)
+    return (chance.won / chance.samples, *interval(chance.won, chance.samples))
+
+
 def _cases() -> dict[str, tuple[list, list]]:
     from solitaire import moves
     from solitaire.endgame import safe_to_foundation
@@ -95,12 +117,17 @@ def _cases() -> dict[str, tuple[list, list]]:
                                             lambda a, b: _greedy_wins(a, b, start=0)]),  # seeds from 0
         "05.replay": ([_replay], [lambda seed: _replay(seed, won_only=False),  # an unknown deal replayed
                                   lambda seed: _replay(seed, budget=None)]),  # no budget: the search never ends
+        "06a.winnable_range": ([_range_with(_scipy_wilson)], []),  # SciPy's exact z: right to the decimals shown
+        "08.chance_by_hand": ([_chance_with(_scipy_wilson)], []),
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
                            _exec_copy(wilson, {"centre": "mid", "half": "h", "denominator": "d"}, reformat=True),
                            lambda k, n: wilson(k, n)]),
         "07.dfs": ([_dfs], [_exec_copy(lesson07.depth_first, call="def answer(start, max_nodes):\n"
                                                                    "    return depth_first(start, max_nodes=max_nodes)"),
                             lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True)]),  # > for >=
+        "07b.canonical": ([lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden))))],
+                          [lambda p: (p.stock, p.waste[-1:], p.foundations,  # only the card a move can take
+                                      tuple(sorted(zip(p.columns, p.hidden))))]),
         "07b.safe": ([], [_exec_copy(safe_to_foundation), _exec_copy(safe_to_foundation, reformat=True)]),
     }
 

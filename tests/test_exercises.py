@@ -354,7 +354,7 @@ def test_lesson_08_numbers_follow_the_one_rule(capsys: pytest.CaptureFixture) ->
     assert feedback(capsys, "08.chance_by_hand", (share, round(low, 2), round(high, 2)))[0]  # as the lesson prints
     assert feedback(capsys, "08.chance_by_hand", (share, round(low, 3), round(high, 3)))[0]
     ok, out = feedback(capsys, "08.chance_by_hand", (share, round(low, 1), round(high, 1)))  # one digit: too coarse
-    assert not ok and "low end" in out
+    assert not ok and "low end" in out and "too coarse" in out and "recheck the formula" not in out
     ok, out = feedback(capsys, "08.chance_by_hand", (share, low + 0.004, high))  # 0.005 used to let it through
     assert not ok and "low end" in out and "too high" in out
 

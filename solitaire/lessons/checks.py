@@ -391,8 +391,9 @@ def shown_apart(x: float, expected: float, least: int = SHOWN_PLACES) -> tuple[s
     return repr(x), repr(expected)
 
 
-def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0.0) -> Verdict:
-    """Compare a number of any numeric type with ``expected``: right, too high, too low, or not a number."""
+def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0.0, as_shown: bool = False) -> Verdict:
+    """Compare a number of any numeric type with ``expected``: right, too high, too low, or not a number. With
+    ``as_shown``, a number equal to ``expected`` to the decimals a message shows is right (``agrees_as_shown``)."""
     x = as_number(answer)
     if x is None:
         quoted = " (write it without quotes)" if isinstance(answer, str) and _float_or_none(answer) is not None else ""
@@ -401,10 +402,26 @@ def number_verdict(answer: Any, expected: float, what: str, tolerance: float = 0
     if math.isnan(x):
         return Verdict(False, f"{what} should be a number, but your answer is NaN (not a number): did a division "
                               "by zero or an empty selection produce it?")
-    if agrees(x, expected) or (tolerance and math.isclose(x, expected, abs_tol=tolerance)):
+    same = agrees_as_shown(x, expected) if as_shown else agrees(x, expected)
+    if same or (tolerance and math.isclose(x, expected, abs_tol=tolerance)):
         return Verdict(True, f"{what} is {expected}.")
     direction = "too high" if x > expected else "too low"
-    return Verdict(False, f"{what}: your answer {answer!r} is {direction}.")
+    written = answer if type(answer) in (int, float, str) else x  # 0.59, not np.float64(0.59)
+    if too_coarse(x, expected):
+        places = written_places(x)
+        return Verdict(False, f"{what}: your answer {written!r} is the right value rounded to {places} "
+                              f"decimal{'s' * (places != 1)}, too coarse: give at least two significant digits.")
+    return Verdict(False, f"{what}: your answer {written!r} is {direction}.")
+
+
+def too_coarse(x: float, expected: float) -> bool:
+    """True when ``x`` is ``expected`` rounded to fewer than two significant digits (0.5 for 0.490), which
+    ``agrees`` refuses.
+
+    >>> too_coarse(0.5, 0.490), too_coarse(0.49, 0.490), too_coarse(0.4, 0.490), too_coarse(17, 16.6)
+    (True, False, False, False)
+    """
+    return x != round(x) and not agrees(x, expected) and agrees(x, expected, places=written_places(x))
 
 
 def _float_or_none(text: str) -> float | None:

@@ -10,8 +10,8 @@ from typing import Any
 
 from ..endgame import Outcome
 
-from .checks import (NotAnswered, Verdict, agrees, call_student, exercise, finite_number, hidden_inputs, needs_function,
-                     written_places)
+from .checks import (NotAnswered, Verdict, agrees, agrees_as_shown, call_student, exercise, finite_number, hidden_inputs,
+                     needs_function, shown_apart, written_places)
 
 LEAST_PLACES = 3  # the lesson prints the ends to 3 decimals: a function may round them, but not coarser
 WORDS = (Outcome.WON, Outcome.UNWINNABLE, Outcome.UNKNOWN)  # a solver's verdicts (str: "won", ...), as tables hold them
@@ -45,20 +45,26 @@ def _pair(got: Any, shown: str) -> tuple[float, float]:
     return low, high
 
 
+def _written(x: float, expected: float) -> tuple[str, str]:
+    """One end as the student gave it and as it should be: to 4 decimals when it is right to them, else with
+    as many as tell the two apart."""
+    return (f"{x:.4f}", f"{expected:.4f}") if agrees_as_shown(x, expected) else shown_apart(x, expected)
+
+
 def _range_mistake(outcomes: list[str], low: float, high: float) -> str:
     """What a wrong (low, high) most likely did, in words."""
     from ..stats import wilson
     won, unknown, n = outcomes.count(Outcome.WON), outcomes.count(Outcome.UNKNOWN), len(outcomes)
     if high < low:
         return "your low end is above your high end: return (low, high)."
-    if agrees(low, won / n) or agrees(high, (won + unknown) / n):
+    if agrees_as_shown(low, won / n) or agrees_as_shown(high, (won + unknown) / n):
         return ("those are the bounds without their intervals: put a Wilson interval around each end (the low "
                 "end of the lower one, the high end of the upper one).")
-    if agrees(high, wilson(won, n)[1]):
+    if agrees_as_shown(high, wilson(won, n)[1]):
         return "your high end counts only the deals won: count the unknown deals as won too."
-    if agrees(low, wilson(won + unknown, n)[0]):
+    if agrees_as_shown(low, wilson(won + unknown, n)[0]):
         return "your low end counts the unknown deals as won: at the low end they count as lost."
-    wrong = "low" if not agrees(low, _range_of(outcomes)[0]) else "high"
+    wrong = "low" if not agrees_as_shown(low, _range_of(outcomes)[0]) else "high"
     return (f"your {wrong} end is off. Low: the interval around the deals won, its lower end; high: the interval "
             "around the deals won or unknown, its upper end.")
 
@@ -80,9 +86,10 @@ def _winnable_range(answer: Any) -> Verdict:
                               f"{LEAST_PLACES}, as the lesson prints them.")
     for outcomes, shown, (low, high) in tried:
         want = _range_of(outcomes)
-        if not (agrees(low, want[0], places) and agrees(high, want[1], places)):
-            return Verdict(False, f"{shown} gave ({low:.4f}, {high:.4f}), but the range is ({want[0]:.4f}, "
-                                  f"{want[1]:.4f}): {_range_mistake(outcomes, low, high)}")
+        if not (agrees_as_shown(low, want[0], places) and agrees_as_shown(high, want[1], places)):
+            (got_low, want_low), (got_high, want_high) = (_written(x, w) for x, w in zip((low, high), want))
+            return Verdict(False, f"{shown} gave ({got_low}, {got_high}), but the range is ({want_low}, "
+                                  f"{want_high}): {_range_mistake(outcomes, low, high)}")
     return Verdict(True, f"your function gives the range of all {len(RUNS)} solver runs tried, from "
                          f"{min(map(len, RUNS))} deals to {max(map(len, RUNS)):,}, some all won, some all unknown.")
 

@@ -68,7 +68,8 @@ def _safe(fn: Any) -> Verdict:
 
 def _twins_and_others(p: Position) -> list[tuple[Position, str]]:
     """Positions to compare with ``p``: its columns in another order, another recycle count, a column with one
-    face-down card fewer, two columns' face-down counts swapped, the stock reversed, and its children (a King
+    face-down card fewer, two columns' face-down counts swapped, the stock reversed, the waste below its top
+    reversed (the next trip round the stock deals it in another order), and its children (a King
     moved from a column of its own to an empty column is the same game)."""
     cols, hidden = p.columns, p.hidden
     out = [(p._replace(columns=cols[::-1], hidden=hidden[::-1]), "its columns in the opposite order"),
@@ -87,6 +88,10 @@ def _twins_and_others(p: Position) -> list[tuple[Position, str]]:
         out.append((p._replace(hidden=tuple(changed)), f"the face-down counts of t{j + 1} and t{i + 1} swapped"))
     if len(p.stock) > 1:
         out.append((p._replace(stock=p.stock[::-1]), "the stock in the opposite order"))
+    if len(p.waste) > 2:
+        waste = p.waste[-2::-1] + p.waste[-1:]
+        out.append((p._replace(waste=waste), f"the waste below its top card in the opposite order (waste "
+                                             f"{' '.join(map(str, p.waste))}, then {' '.join(map(str, waste))})"))
     out += [(apply(p, m), f"the move {m}") for m in legal_moves(p)]
     return out
 

@@ -16,7 +16,7 @@ from ..stats import wilson
 from ..game import Game
 from ..knowledge import count_layouts, game_knowledge
 from ..render import text_diagram
-from .checks import NotAnswered, Verdict, agrees, as_number, exercise, number_verdict
+from .checks import NotAnswered, Verdict, agrees, as_number, exercise, number_verdict, too_coarse
 
 CHANCE_GAME = ("klondike", 4)  # the deal whose win chance the exercise estimates by hand
 CHANCE_SAMPLES = 10
@@ -76,7 +76,9 @@ def _chance_by_hand(answer: Any) -> Verdict:
         return Verdict(False, f"{won} is the number of layouts won; the share is that divided by the {n} sampled.")
     names = ("the share won", "the interval's low end", "the interval's high end")
     for name, got, expected in zip(names, (share, low, high), want):
-        verdict = number_verdict(got, expected, name)
+        verdict = number_verdict(got, expected, name, as_shown=True)
+        if not verdict.ok and too_coarse(as_number(got), expected):
+            return verdict
         if not verdict.ok:
             naive = won / n + (-1 if as_number(got) < won / n else 1) * 1.96 * math.sqrt(won / n * (1 - won / n) / n)
             hint = (" That is the naive interval, p ± 1.96·√(p(1−p)/n): the Wilson interval moves the centre and "
