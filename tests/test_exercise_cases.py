@@ -40,17 +40,20 @@ def _fits(c, u, v):
     return colour and v.ranks.index(u.rank_name) == v.ranks.index(c.rank_name) + up
 
 
-def _dfs(start, max_nodes=100_000, off_by_one=False):
+def _dfs(start, max_nodes=100_000, off_by_one=False, reverse=False, empty_start=False):
+    """07.dfs as a student writes it; ``reverse`` tries the moves last first (right too: the question names no
+    order), ``empty_start`` leaves the start out of the visited set (wrong: it counts one fewer where no move
+    leads back to the start)."""
     from solitaire import apply, legal_moves
     from solitaire.lessons.lesson07 import plain_key
     from solitaire.moves import is_won
-    visited = {plain_key(start)}
+    visited = set() if empty_start else {plain_key(start)}
     stack = [start]
     while stack:
         p = stack.pop()
         if is_won(p):
             return "won", len(visited)
-        for m in legal_moves(p):
+        for m in (reversed(legal_moves(p)) if reverse else legal_moves(p)):
             q = apply(p, m)
             if plain_key(q) not in visited:
                 if (len(visited) > max_nodes) if off_by_one else (len(visited) >= max_nodes):
@@ -102,12 +105,55 @@ def _chance_with(interval):
     return (chance.won / chance.samples, *interval(chance.won, chance.samples))
 
 
+def _entrant_with_pasted_helpers(obs, moves):
+    """05b.entrant with the kit's two helpers pasted inside it (renamed nothing): a copy inside is a copy."""
+    from solitaire.moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, RECYCLE, WASTE_TO_COLUMN,
+                                 WASTE_TO_FOUNDATION)
+
+    def _uncovers(obs, m):
+        return (m.kind == COLUMN_TO_COLUMN and m.count == len(obs.columns[m.source])
+                and obs.hidden[m.source] > 0)
+
+    def _rule_of(obs, m):
+        tests = (m.kind == FLIP, m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION), _uncovers(obs, m),
+                 m.kind == WASTE_TO_COLUMN, m.kind in (DRAW, RECYCLE))
+        for number, matches in enumerate(tests, 1):
+            if matches:
+                return number
+        return 6
+    return min(moves, key=lambda m: _rule_of(obs, m))
+
+
+def _entrant(obs, moves):
+    """05b.entrant as the solution writes it: one loop a rule."""
+    from solitaire.moves import (COLUMN_TO_COLUMN, COLUMN_TO_FOUNDATION, DRAW, FLIP, RECYCLE, WASTE_TO_COLUMN,
+                                 WASTE_TO_FOUNDATION)
+    rules = (lambda m: m.kind == FLIP, lambda m: m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION),
+             lambda m: (m.kind == COLUMN_TO_COLUMN and m.count == len(obs.columns[m.source])
+                        and obs.hidden[m.source] > 0),
+             lambda m: m.kind == WASTE_TO_COLUMN, lambda m: m.kind in (DRAW, RECYCLE))
+    for matches in rules:
+        for move in moves:
+            if matches(move):
+                return move
+    return moves[0]
+
+
+def _p_value(a, b):
+    """06b.p_value as a student writes it: both tails of the fair coin's split, by a loop."""
+    import math
+    n, tail = a + b, 0
+    for k in range(max(a, b), n + 1):
+        tail += math.comb(n, k)
+    return min(1.0, 2 * tail / 2 ** n)
+
+
 def _cases() -> dict[str, tuple[list, list]]:
     from solitaire import moves
     from solitaire.endgame import safe_to_foundation
     from solitaire.lessons import lesson07
     from solitaire.moves import DRAW, Move, apply, rules
-    from solitaire.stats import wilson
+    from solitaire.stats import sign_test, wilson
     return {
         "02a.fits": ([_fits], [lambda c, u, v: u in rules(v).parents[c]]),  # a wrapper around the kit's rules
         "02b.waste_moves": ([], [lambda p, t, w: moves._waste_moves(p, rules(p.variant), t, w)]),
@@ -119,12 +165,16 @@ def _cases() -> dict[str, tuple[list, list]]:
                                   lambda seed: _replay(seed, budget=None)]),  # no budget: the search never ends
         "06a.winnable_range": ([_range_with(_scipy_wilson)], []),  # SciPy's exact z: right to the decimals shown
         "08.chance_by_hand": ([_chance_with(_scipy_wilson)], []),
+        "05b.entrant": ([_entrant], [_entrant_with_pasted_helpers]),
+        "06b.p_value": ([_p_value], [_exec_copy(sign_test), _exec_copy(sign_test, {"tail": "upper"}, reformat=True)]),
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
                            _exec_copy(wilson, {"centre": "mid", "half": "h", "denominator": "d"}, reformat=True),
                            lambda k, n: wilson(k, n)]),
-        "07.dfs": ([_dfs], [_exec_copy(lesson07.depth_first, call="def answer(start, max_nodes):\n"
-                                                                   "    return depth_first(start, max_nodes=max_nodes)"),
-                            lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True)]),  # > for >=
+        "07.dfs": ([_dfs, lambda start, max_nodes: _dfs(start, max_nodes, reverse=True)],
+                   [_exec_copy(lesson07.depth_first, call="def answer(start, max_nodes):\n"
+                                                          "    return depth_first(start, max_nodes=max_nodes)"),
+                    lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True),  # > for >=
+                    lambda start, max_nodes: _dfs(start, max_nodes, empty_start=True)]),
         "07b.canonical": ([lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden))))],
                           [lambda p: (p.stock, p.waste[-1:], p.foundations,  # only the card a move can take
                                       tuple(sorted(zip(p.columns, p.hidden))))]),

@@ -245,10 +245,13 @@ def _code_print(code: types.CodeType) -> tuple:
     """A code object's instructions (local variables by their slot, everything else by value; nested code objects
     compared the same way) and argument counts: what a renamed copy made with ``exec`` shares with its original."""
     import dis
-    ops = []
-    for ins in dis.get_instructions(code):
+    ops, instructions = [], list(dis.get_instructions(code))
+    index = {ins.offset: i for i, ins in enumerate(instructions)}  # a jump by the instruction it lands on
+    for ins in instructions:
         value = ins.argval
-        if isinstance(value, types.CodeType):
+        if ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs:
+            value = index.get(value, value)  # not its byte offset: the same code compiled apart may differ there
+        elif isinstance(value, types.CodeType):
             value = _code_print(value)
         elif ins.opname.endswith("_FAST") or ins.opname in ("LOAD_DEREF", "STORE_DEREF", "LOAD_CLOSURE"):
             value = ins.arg
@@ -308,12 +311,35 @@ def _helpers(fn: Callable, depth: int = 2) -> list[Callable]:
         if f in found:
             continue
         found.append(f)
-        names = getattr(getattr(f, "__code__", None), "co_names", ())
         namespace = getattr(f, "__globals__", {})
+        inner = _nested(f)
+        found += inner
+        names = [n for g in (f, *inner) for n in getattr(getattr(g, "__code__", None), "co_names", ())]
         if d < depth:
             todo += [(namespace[n], d + 1) for n in names if isinstance(namespace.get(n), types.FunctionType)
                      and not _is_kit(namespace[n])]
     return found
+
+
+def _nested(fn: Callable) -> list[Callable]:
+    """The functions defined inside ``fn`` (a ``def`` or a lambda in its body, at any depth), made from their
+    code objects so that they can be compared with the kit's: a copy pasted inside the answer is a copy too.
+
+    >>> def outer(x):
+    ...     def inner(y):
+    ...         return (lambda z: z + 1)(y)
+    ...     return inner(x)
+    >>> [f.__name__ for f in _nested(outer)]
+    ['inner', '<lambda>']
+    """
+    out, todo = [], list(getattr(getattr(fn, "__code__", None), "co_consts", ()))
+    while todo:
+        const = todo.pop(0)
+        if isinstance(const, types.CodeType):
+            cells = tuple(types.CellType() for _ in const.co_freevars)
+            out.append(types.FunctionType(const, getattr(fn, "__globals__", {}), const.co_name, None, cells or None))
+            todo += const.co_consts
+    return out
 
 
 def copy_of(answer: Any, pieces: Iterable[Any]) -> str | None:

@@ -6,6 +6,8 @@ kept under a name a student could import before trying.
 """
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -121,9 +123,23 @@ def _no_memory(fn: Any) -> str:
             "push a position whose key is in it.")
 
 
+def _reversed_children(p: Position) -> list[Position]:
+    return all_children(p)[::-1]
+
+
+def _kits_answers(seed: int) -> set[tuple[str, int]]:
+    """The kit's search of Mini deal ``seed`` trying moves in legal_moves order and in reverse: the question
+    names no order, and a won deal's count depends on it."""
+    return {_remembered((seed, "plain"), lambda: depth_first(deal(MINI, seed))),
+            _remembered((seed, "reversed"), lambda: depth_first(deal(MINI, seed), children=_reversed_children))}
+
+
 def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
     """What is wrong with a student's answer ``got`` on Mini deal ``seed`` (searched with a budget of 100,000)."""
+    if _pair(got) and tuple(got) in _kits_answers(seed):
+        return None
     want_status, want_nodes = _remembered((seed, "plain"), lambda: depth_first(deal(MINI, seed)))
+    other_nodes = _WORKED[seed, "reversed"][1]
     if not _pair(got):
         return (f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned {_shown(got)}."
                 + _diagram_of(got))
@@ -141,8 +157,9 @@ def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
         return f"on Mini Klondike deal {seed} your search says {_short(status)}, but that is not right: {hint}."
     if want_status == Outcome.WON and nodes != want_nodes:
         return (f"on deal {seed} your search says 'won' after {_short(nodes)} positions, but taking the newest "
-                f"position off the stack, trying moves in legal_moves order, it is {want_nodes}: does it count every "
-                "child when it first sees it (a won one too), and test is_won(p) when it takes p off the stack?")
+                f"position off the stack, trying moves in legal_moves order, it is {want_nodes} ({other_nodes} "
+                "trying them in reverse): does it count every child when it first sees it (a won one too), and test "
+                "is_won(p) when it takes p off the stack?")
     if want_status == Outcome.UNWINNABLE and nodes != want_nodes:
         way = "more" if nodes > want_nodes else "fewer"
         return (f"on deal {seed}, which cannot be won, every correct search sees each reachable position exactly "
@@ -150,6 +167,37 @@ def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
                 "visited set with plain_key, count the start position, and count each position when you first "
                 "see it?")
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _start_never_again() -> Position:
+    """A Mini Klondike position of seeded random play that no move sequence leads back to (no stock, no waste,
+    and the kit's search in either order never meets it again): a search that leaves the start out of its
+    visited set counts one position fewer from there, where from a deal it meets the start again and hides it."""
+    rng = random.Random(7070)
+    for seed in hidden_inputs(7071, 50, lambda r: r.randrange(1_000, 10**6)):
+        p = deal(MINI, seed)
+        for step in range(200):
+            moves = legal_moves(p)
+            if not moves:
+                break
+            if step > 5 and not p.stock and not p.waste and _never_met_again(p):
+                return p
+            p = apply(p, rng.choice(moves))
+    raise RuntimeError("no Mini Klondike position that no move leads back to was found")
+
+
+def _never_met_again(p: Position) -> bool:
+    key, met = plain_key(p), []
+
+    def watching(children: Callable[[Position], list[Position]]) -> Callable[[Position], list[Position]]:
+        def children_seen(q: Position) -> list[Position]:
+            kids = children(q)
+            met.extend(k for k in kids if plain_key(k) == key)
+            return kids
+        return children_seen
+    finished = [depth_first(p, children=watching(c), max_nodes=20_000)[0] for c in (all_children, _reversed_children)]
+    return not met and Outcome.UNKNOWN not in finished
 
 
 @exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key) that "
@@ -174,6 +222,14 @@ def _dfs(fn: Any) -> Verdict:
         fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
         if fault:
             return Verdict(False, fault)
+    start = _start_never_again()
+    got = call_student(fn, start, 100_000)
+    in_order, reverse = depth_first(start), depth_first(start, children=_reversed_children)
+    if not (_pair(got) and tuple(got) in (in_order, reverse)):
+        return Verdict(False, f"from this Mini Klondike position, which no move leads back to (its stock and waste "
+                              f"are empty), your search returned {_shown(got)}, but it is {in_order} trying moves in "
+                              f"legal_moves order ({reverse} in reverse): does the visited set hold the start from "
+                              f"the beginning, visited = {{plain_key(start)}}?\n{text_diagram(start)}")
     everything = _remembered((UNWINNABLE_MINI, "plain"), lambda: depth_first(deal(MINI, UNWINNABLE_MINI)))[1]
     got = call_student(fn, deal(MINI, UNWINNABLE_MINI), everything)
     if got != (Outcome.UNWINNABLE, everything):
@@ -182,7 +238,8 @@ def _dfs(fn: Any) -> Verdict:
                               "budget, so it should say ('unwinnable', max_nodes).")
     nodes = _WORKED[UNWINNABLE_MINI, "plain"][1]
     return Verdict(True, f"your search agrees with the kit's on Mini Klondike deal {UNWINNABLE_MINI} (which it proves "
-                         f"unwinnable after {nodes} positions) and on four more deals, and it keeps to its budget.")
+                         f"unwinnable after {nodes} positions), on four more deals and from a position no move leads back to, and it "
+                         "keeps to its budget.")
 
 
 @exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
