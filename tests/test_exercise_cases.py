@@ -151,7 +151,7 @@ def _p_value(a, b):
 def _cases() -> dict[str, tuple[list, list]]:
     from solitaire import moves
     from solitaire.endgame import safe_to_foundation
-    from solitaire.lessons import lesson07
+    from solitaire.lessons import lesson05, lesson07
     from solitaire.moves import DRAW, Move, apply, rules
     from solitaire.stats import sign_test, wilson
     return {
@@ -160,7 +160,8 @@ def _cases() -> dict[str, tuple[list, list]]:
         "02c.draw": ([], [lambda p: apply(p, Move(DRAW))]),
         "05.greedy_wins": ([_greedy_wins], [lambda a, b: round((b - a + 1) * 0.4),  # a rate read off the lesson
                                             lambda a, b: (b - a) // 2,
-                                            lambda a, b: _greedy_wins(a, b, start=0)]),  # seeds from 0
+                                            lambda a, b: _greedy_wins(a, b, start=0),  # seeds from 0
+                                            lambda a, b: lesson05._greedy_count(a, b)]),  # the checker's own count
         "05.replay": ([_replay], [lambda seed: _replay(seed, won_only=False),  # an unknown deal replayed
                                   lambda seed: _replay(seed, budget=None)]),  # no budget: the search never ends
         "06a.winnable_range": ([_range_with(_scipy_wilson)], []),  # SciPy's exact z: right to the decimals shown
@@ -242,3 +243,21 @@ def test_a_piece_held_in_a_private_namespace_is_switched_off_too(capsys: pytest.
     assert not check("02.stock_moves", namespace["stock_moves"])
     assert "calls the kit's passes_left" in capsys.readouterr().out
     assert namespace["passes_left"] is moves.passes_left  # and it is given back
+
+
+def test_a_rounded_or_late_answer_is_told_what_it_did(capsys: pytest.CaptureFixture) -> None:
+    """A p-value or a share rounded by the function, an interval end rounded to one digit, and a loop that goes
+    one deal past the answer each get the sentence that names the slip, not a generic "recheck the formula"."""
+    from solitaire.lessons.lesson06 import _checked_width_answer
+    from solitaire.strategies import play_game
+    assert not check("06b.p_value", lambda a, b: round(_p_value(a, b), 3))
+    assert "that is the right p-value rounded to" in capsys.readouterr().out
+    share = lambda v, d: round(sum(play_game(v, s, "greedy").outcome == "won" for s in range(d)) / d, 2)  # noqa: E731
+    assert not check("06b.win_share", share)
+    assert "That is the share rounded" in capsys.readouterr().out
+    chance = _chance_with(_scipy_wilson)
+    assert not check("08.chance_by_hand", (chance[0], round(chance[1], 1), chance[2]))
+    out = capsys.readouterr().out
+    assert "too coarse" in out and "recheck the formula" not in out
+    assert not check("06.deals_needed", lambda w: _checked_width_answer(w) + 1)
+    assert "not one later" in capsys.readouterr().out

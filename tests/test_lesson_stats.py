@@ -187,7 +187,7 @@ def test_wilson_check_names_the_wald_interval_and_the_first_pair_that_differs(ca
     _, out = _said(capsys, "06.wilson", _wald)
     assert "Wald" in out
     _, out = _said(capsys, "06.wilson", _no_correction_in_half_width)
-    assert "for 0 wins in 1 games" in out and "Check each term" in out
+    assert "for 0 wins in 1 game yours" in out and "Check each term" in out
     _, out = _said(capsys, "06.wilson", wilson)
     assert "copy of the kit's wilson" in out or "the kit's own wilson" in out  # exec'd source: the kit's code itself
 

@@ -207,14 +207,16 @@ class _FunctionStrategy:
         return f"{move}: your strategy chose it."
 
 
-@functools.lru_cache(maxsize=None)
-def _greedy_wins_deal(seed: int) -> bool:
-    from ..strategies import play_game
-    return play_game("klondike", seed, "greedy").outcome == Outcome.WON
+_GREEDY_WON: dict[int, bool] = {}  # the deals the checker has played greedy on, and whether it won each
 
 
 def _greedy_count(first: int, last: int) -> int:
-    return sum(_greedy_wins_deal(seed) for seed in range(first, last + 1))
+    """The checker's own count (switched off while a student's greedy_wins runs, so a wrapper earns nothing)."""
+    from ..strategies import play_game
+    for seed in range(first, last + 1):
+        if seed not in _GREEDY_WON:
+            _GREEDY_WON[seed] = play_game("klondike", seed, "greedy").outcome == Outcome.WON
+    return sum(_GREEDY_WON[seed] for seed in range(first, last + 1))
 
 
 @functools.lru_cache(maxsize=None)
@@ -223,7 +225,7 @@ def _greedy_ranges() -> tuple[tuple[int, int], ...]:
     whose last deal greedy wins and one whose first deal it wins, so a range that leaves out either end is seen;
     a single deal; and two long ranges whose count no guess from the range's length gives (a share such as 40% or
     a half of it) and no shifted range gives (deals counted from 0, or from first + 1)."""
-    wins = _greedy_wins_deal
+    wins = lambda seed: _greedy_count(seed, seed) == 1  # noqa: E731
     starts = hidden_inputs(505, 12, lambda rng: rng.randint(100, 900))
     ends_won = next((a, a + 6 + i % 5) for i, a in enumerate(starts) if wins(a + 6 + i % 5))
     starts_won = next((a, a + 4 + i % 3) for i, a in enumerate(starts) if wins(a) and (a, a + 4 + i % 3) != ends_won)
@@ -246,7 +248,8 @@ def _no_guess_gives(first: int, last: int) -> bool:
 
 
 @exercise("05.greedy_wins", "Write greedy_wins(first, last): how many of Klondike deals first to last (both "
-                            "included) the greedy strategy wins. It is tried on deals the lesson never shows.")
+                            "included) the greedy strategy wins. It is tried on deals the lesson never shows.",
+          pieces=[_greedy_count], shows=())
 def _greedy_wins(answer: Any) -> Verdict:
     needs_function(answer, "greedy_wins(first, last)", "a number answers one range of deals only")
     for first, last in _greedy_ranges():

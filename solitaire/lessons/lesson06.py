@@ -35,6 +35,15 @@ def _pairs(answer: Any) -> list[tuple[int, int, tuple[float, float]]]:
     return out
 
 
+def _wins_in(k: int, n: int) -> str:
+    """ "1 win in 1 game", "0 wins in 10 games": the counts of a message in words.
+
+    >>> _wins_in(1, 1), _wins_in(0, 10)
+    ('1 win in 1 game', '0 wins in 10 games')
+    """
+    return f"{k} win{'s' * (k != 1)} in {n} game{'s' * (n != 1)}"
+
+
 @exercise("06.wilson", "Write my_wilson(wins, games) that returns the 95% Wilson interval (low, high) for a win "
                        "rate, using the formula of lesson 06 with z = 1.96 (rounding the ends to 3 decimals or "
                        "more is fine).", pieces=["solitaire.stats.wilson"])
@@ -50,11 +59,11 @@ def _wilson(answer: Any) -> Verdict:
         if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), want)):
             continue
         if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), _wald(k, n))):
-            return Verdict(False, f"for {k} wins in {n} games yours gives ({low:.4f}, {high:.4f}): that is the "
+            return Verdict(False, f"for {_wins_in(k, n)} yours gives ({low:.4f}, {high:.4f}): that is the "
                                   "Wald interval, p ± 1.96·√(p(1-p)/n). The Wilson interval's centre and "
                                   "half-width both carry the z²/n terms.")
         (low_text, want_low), (high_text, want_high) = shown_apart(low, want[0]), shown_apart(high, want[1])
-        return Verdict(False, f"for {k} wins in {n} games yours gives ({low_text}, {high_text}), but the Wilson "
+        return Verdict(False, f"for {_wins_in(k, n)} yours gives ({low_text}, {high_text}), but the Wilson "
                               f"interval is ({want_low}, {want_high}). Check each term of the formula.")
     return Verdict(True, f"your function agrees with the kit's wilson on all {len(WILSON_PAIRS)} (wins, games) "
                          "pairs tried, from 0 wins in 1 game to 6000 wins in 6000.")
@@ -75,6 +84,15 @@ def _checked_width_answer(width: float) -> int:
 DEALS_WIDTHS = sorted(hidden_inputs(606, 5, lambda rng: round(10 ** rng.uniform(-1.9, -0.6), 3)), reverse=True)
 
 
+def _past_or_short(deals: int, want: int) -> str:
+    """The hint for a number of deals that is not enough: stopped short, or gone past the first n that is enough
+    (the width does not shrink at every step: round(0.8 * n) wins jumps by one now and then)."""
+    if deals > want:
+        return (f"{want} deals are enough, though: the width does not shrink at every step (round(0.8 * n) jumps), "
+                "so stop at the first n that is enough, not one later.")
+    return "Keep going until the width is at most the target (<=), and return that n."
+
+
 @exercise("06.deals_needed", "Write deals_needed(width): the smallest number of deals n for which the 95% Wilson "
                              "interval around a win rate of 80% (round(0.8 * n) wins in n deals) is at most `width` "
                              "wide. It is tried on widths the lesson never shows.")
@@ -88,14 +106,16 @@ def _deals_needed(answer: Any) -> Verdict:
         deals, want = int(got), _checked_width_answer(width)
         if _width(deals) > width:
             return Verdict(False, f"deals_needed({width}) gave {deals}, but with {deals} deals the interval is "
-                                  f"{_width(deals):.4f} wide, more than {width}: not enough deals. Does your loop "
-                                  "stop at the first n whose width is at most the target (<=, not <)?")
+                                  f"{_width(deals):.4f} wide, more than {width}: not enough deals. "
+                                  + _past_or_short(deals, want))
         if deals != want:
             how_far = "one deal fewer is" if deals - want == 1 else \
-                "a few deals fewer are" if deals - want <= 0.01 * want else "far fewer deals are"
+                "a few deals fewer are" if deals - want <= 0.05 * want else "far fewer deals are"
+            late = (" Does your loop add one to n after the width was already small enough, or test < where "
+                    "the question says at most (<=)?" if deals - want == 1 else "")
             return Verdict(False, f"deals_needed({width}) gave {deals}: enough, but {how_far} enough "
                                   "too. The question asks for the smallest number: start at n = 1 and stop at the "
-                                  "first n that is enough.")
+                                  f"first n that is enough.{late}")
     shown = ", ".join(str(w) for w in DEALS_WIDTHS)
     one_point, two_points = (int(call_student(answer, w)) for w in (0.02, 0.04))
     return Verdict(True, f"your function gives the smallest number of deals for every width tried ({shown}). "

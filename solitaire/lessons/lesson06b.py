@@ -10,7 +10,8 @@ from typing import Any
 from ..endgame import Outcome
 from ..stats import sign_test  # the one home of the statistics; kept importable from here
 from ..variants import KLONDIKE, SOLIJOY
-from .checks import Verdict, call_student, exercise, finite_number, hidden_inputs, needs_function
+from .checks import (Verdict, agrees, call_student, exercise, finite_number, hidden_inputs, needs_function,
+                     written_places)
 
 # The pairs (deals only the first player won, deals only the second won) a student's p_value is tried on: a tie,
 # none at all, and splits the lesson never shows.
@@ -35,6 +36,10 @@ def _p_value_hint(got: float, a: int, b: int, want: float) -> str:
         return f"that counts only splits of exactly {top} to {m - top}; the p-value adds every split at least as uneven."
     if top < m and close(min(1.0, 2 * _tail(a, b, top + 1))):
         return f"your tail starts at {top + 1} heads: a split of exactly {top} to {m - top} is as uneven as the one seen."
+    if got != want and agrees(got, want, places=written_places(got)):
+        places = written_places(got)
+        return (f"that is the right p-value rounded to {places} decimal{'s' * (places != 1)}: return it unrounded "
+                "(a p-value may be far smaller than 0.001), and round only where you print it.")
     return ("toss a + b fair coins (only the deals exactly one player wins count) and add the chances of every split "
             "at least as uneven as a to b, on both sides.")
 
@@ -81,6 +86,8 @@ def _win_share(answer: Any) -> Verdict:
             continue
         if math.isclose(got, want * deals, abs_tol=1e-9) and want > 0:
             hint = " That is the number of wins; give the share, wins / deals."
+        elif agrees(got, want, places=written_places(got)):
+            hint = " That is the share rounded: return it unrounded, wins / deals, and round only where you print it."
         elif math.isclose(got, _share(KLONDIKE, deals), abs_tol=1e-9):
             hint = " That is plain Klondike's share: play the variant you were given."
         else:
