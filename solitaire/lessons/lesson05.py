@@ -223,8 +223,8 @@ def _greedy_count(first: int, last: int) -> int:
 def _greedy_ranges() -> tuple[tuple[int, int], ...]:
     """The (first, last) deal ranges a student's greedy_wins is tried on, none of them the lesson's 20-39: one
     whose last deal greedy wins and one whose first deal it wins, so a range that leaves out either end is seen;
-    a single deal; and two long ranges whose count no guess from the range's length gives (a share such as 40% or
-    a half of it) and no shifted range gives (deals counted from 0, or from first + 1)."""
+    a single deal; and two long ranges whose count no guess from the range's length gives (a fixed share of the range,
+    or a half of it) and no shifted range gives (deals counted from 0, or from first + 1)."""
     wins = lambda seed: _greedy_count(seed, seed) == 1  # noqa: E731
     starts = hidden_inputs(505, 12, lambda rng: rng.randint(100, 900))
     ends_won = next((a, a + 6 + i % 5) for i, a in enumerate(starts) if wins(a + 6 + i % 5))
