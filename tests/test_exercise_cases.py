@@ -98,11 +98,16 @@ def _range_with(interval):
 
 
 def _chance_with(interval):
-    """08.chance_by_hand's answer worked out with ``interval`` from the sampled layouts' counts."""
-    from solitaire import Game
-    from solitaire.lessons import lesson08
-    chance = Game(*lesson08.CHANCE_GAME).win_chance(samples=lesson08.CHANCE_SAMPLES, seed=0)
-    return (chance.won / chance.samples, *interval(chance.won, chance.samples))
+    """08.chance_by_hand's answer worked out with ``interval`` from an estimate's counts."""
+    def chance_by_hand(chance):
+        return (chance.won / chance.samples, *interval(chance.won, chance.samples))
+    return chance_by_hand
+
+
+def _layouts_by_the_kit(game):
+    """08.layouts through the kit's own knowledge: a wrapper."""
+    from solitaire.knowledge import count_layouts, game_knowledge
+    return count_layouts(game_knowledge(game))
 
 
 def _entrant_with_pasted_helpers(obs, moves):
@@ -165,7 +170,8 @@ def _cases() -> dict[str, tuple[list, list]]:
         "05.replay": ([_replay], [lambda seed: _replay(seed, won_only=False),  # an unknown deal replayed
                                   lambda seed: _replay(seed, budget=None)]),  # no budget: the search never ends
         "06a.winnable_range": ([_range_with(_scipy_wilson)], []),  # SciPy's exact z: right to the decimals shown
-        "08.chance_by_hand": ([_chance_with(_scipy_wilson)], []),
+        "08.chance_by_hand": ([_chance_with(_scipy_wilson)], [lambda c: (c.share, *c.interval)]),  # the kit's own
+        "08.layouts": ([], [_layouts_by_the_kit]),
         "05b.entrant": ([_entrant], [_entrant_with_pasted_helpers]),
         "06b.p_value": ([_p_value], [_exec_copy(sign_test), _exec_copy(sign_test, {"tail": "upper"}, reformat=True)]),
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
@@ -256,7 +262,7 @@ def test_a_rounded_or_late_answer_is_told_what_it_did(capsys: pytest.CaptureFixt
     assert not check("06b.win_share", share)
     assert "That is the share rounded" in capsys.readouterr().out
     chance = _chance_with(_scipy_wilson)
-    assert not check("08.chance_by_hand", (chance[0], round(chance[1], 1), chance[2]))
+    assert not check("08.chance_by_hand", lambda c: (chance(c)[0], round(chance(c)[1], 1), chance(c)[2]))
     out = capsys.readouterr().out
     assert "too coarse" in out and "recheck the formula" not in out
     assert not check("06.deals_needed", lambda w: _checked_width_answer(w) + 1)

@@ -300,7 +300,7 @@ def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.Cap
     assert not ok and "more positions than that" in out and "9149" not in out  # a hint, not the count
     ok, out = feedback(capsys, "07.dfs", _breadth_first)
     assert not ok and "stack.pop(0), which searches breadth-first" in out
-    ok, out = feedback(capsys, "07.reachable", 50693)
+    ok, out = feedback(capsys, "07.reachable", lambda number: 50693)
     assert not ok and "columns as a set" in out
     ok, out = feedback(capsys, "07b.safe", lambda p, card: card.rank_name in ("A", "2"))
     assert not ok and "could still need" in out
@@ -337,7 +337,7 @@ def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.Cap
              ("07b.canonical", lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns)))),
              ("07.dfs", lambda start, max_nodes: start),
              ("08b.disagree", _played(Game("klondike", 3), ["draw"])),
-             ("08.layouts", 12345)]
+             ("08.layouts", lambda game: 12345)]
     for name, answer in wrong:
         ok, out = feedback(capsys, name, answer)
         assert not ok and "   t1   t2   t3" in out and "Position(" not in out, (name, out)
@@ -346,16 +346,11 @@ def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.Cap
 def test_lesson_08_numbers_follow_the_one_rule(capsys: pytest.CaptureFixture) -> None:
     """08.chance_by_hand once allowed 0.005 either way while 06.wilson judged the same formula otherwise: the
     interval from a misremembered z = 1.95 passed. Now every number is judged by checks.agrees."""
-    from solitaire.experiments import wilson
-    from solitaire.lessons import lesson08
-
-    chance = Game(*lesson08.CHANCE_GAME).win_chance(samples=lesson08.CHANCE_SAMPLES, seed=0)
-    share, (low, high) = chance.won / chance.samples, wilson(chance.won, chance.samples)
-    assert feedback(capsys, "08.chance_by_hand", (share, round(low, 2), round(high, 2)))[0]  # as the lesson prints
-    assert feedback(capsys, "08.chance_by_hand", (share, round(low, 3), round(high, 3)))[0]
-    ok, out = feedback(capsys, "08.chance_by_hand", (share, round(low, 1), round(high, 1)))  # one digit: too coarse
+    assert feedback(capsys, "08.chance_by_hand", lambda c: _chance_by_hand(c, places=2))[0]  # as the lesson prints
+    assert feedback(capsys, "08.chance_by_hand", lambda c: _chance_by_hand(c, places=3))[0]
+    ok, out = feedback(capsys, "08.chance_by_hand", lambda c: _chance_by_hand(c, places=1))  # one digit: too coarse
     assert not ok and "low end" in out and "too coarse" in out and "recheck the formula" not in out
-    ok, out = feedback(capsys, "08.chance_by_hand", (share, low + 0.004, high))  # 0.005 used to let it through
+    ok, out = feedback(capsys, "08.chance_by_hand", lambda c: _chance_by_hand(c, shift=0.004))  # 0.005 once passed
     assert not ok and "low end" in out and "too high" in out
 
 
@@ -437,14 +432,49 @@ def _disagreeing_game(seed: int) -> Game:
     raise AssertionError(f"the expert and greedy never disagree on deal {seed}")
 
 
-def _alone_counts() -> tuple[int, int]:
-    """Lesson 08b's solution: the deals the expert alone wins and greedy alone wins, lined up by seed."""
-    from solitaire.experiments import shipped
+def _alone(expert_games, greedy_games, swap=False, wins=False, by_position=False):
+    """Lesson 08b's solution (the deals the expert alone wins and greedy alone wins, lined up by seed), or a slip:
+    the two swapped, each player's wins, or the tables lined up by row instead of by seed."""
+    if by_position:
+        expert_won = (expert_games.outcome == "won").to_numpy()
+        greedy_won = (greedy_games.outcome == "won").to_numpy()[:len(expert_won)]
+    else:
+        expert_won = expert_games.outcome == "won"
+        greedy_won = greedy_games.loc[expert_games.index].outcome == "won"
+    if wins:
+        return int(expert_won.sum()), int(greedy_won.sum())
+    pair = int((expert_won & ~greedy_won).sum()), int((greedy_won & ~expert_won).sum())
+    return pair[::-1] if swap else pair
 
-    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed").outcome
-    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed").outcome
-    greedy = greedy[expert.index]
-    return int(((expert == "won") & (greedy != "won")).sum()), int(((greedy == "won") & (expert != "won")).sum())
+
+def _lesson_alone() -> tuple[int, int]:
+    """08b.alone's counts on the shipped tables: a constant a student might copy from TEACHERS.md."""
+    from solitaire.experiments import shipped
+    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed")
+    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
+    return _alone(expert, greedy)
+
+
+def _by_hand(k, n, z=1.96):
+    """The Wilson interval written out (a student's, so the kit's wilson, switched off in the check, is not called)."""
+    import math
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _chance_by_hand(chance, z=1.96, places=None, shift=0.0, naive=False, count_first=False):
+    """08.chance_by_hand as the solution writes it, or with a slip: another z, rounded ends, a low end moved by
+    ``shift``, the naive interval, the count of layouts won in place of the share."""
+    import math
+    k, n = chance.won, chance.samples
+    p = k / n
+    low, high = (p - 1.96 * math.sqrt(p * (1 - p) / n), p + 1.96 * math.sqrt(p * (1 - p) / n)) if naive \
+        else _by_hand(k, n, z)
+    if places is not None:
+        low, high = round(low, places), round(high, places)
+    return (k if count_first else p, low + shift, high)
 
 
 def _breadth_first(start, max_nodes=100_000):
@@ -523,7 +553,7 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     centre195 = (share + 1.95**2 / (2 * n)) / (1 + 1.95**2 / n)
     layouts_game = _played(Game(*lesson08.LAYOUTS_GAME), lesson08.LAYOUTS_MOVES)
     layouts = count_layouts(game_knowledge(layouts_game))
-    alone = _alone_counts()
+    alone = _lesson_alone()
     return {
         "01.red_cards": (_red_cards, [52, lambda cards: len(cards) // 2, lambda cards: sum(not c.is_red for c in cards)],
                          "half of them"),
@@ -544,9 +574,11 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
         "07.dfs": (_dfs, [_dfs_without_budget, _breadth_first, lambda start, max_nodes: ("won", 1),
                           lambda start, max_nodes: depth_first(start, max_nodes=max_nodes),
                           _dfs_without_visited_set, _dfs_keyed_by_position], 42),
-        "07.reachable": (_dfs(deal(MINI, 81), max_nodes=10**6)[1],
-                         [100_000, depth_first(deal(MINI, 81), _canonical_key, max_nodes=10**6)[1],
-                          _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6)[1]], "lots"),
+        "07.reachable": (lambda number: _dfs(deal(MINI, number), max_nodes=10**6)[1],
+                         [lambda number: 100_000,
+                          lambda number: _dfs(deal(MINI, 81), max_nodes=10**6)[1],  # deal 81's count, whatever the deal
+                          lambda number: _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6)[1],
+                          lambda number: depth_first(deal(MINI, number), max_nodes=10**6)[1]], "lots"),  # the kit's
         "07b.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
         "07b.settle": (_settle, [lambda p: _settle(p, kinds=("flip",)), lambda p: _settle(p, safe=lambda p, c: True),
                                  lambda p: _settle(p, once=True), lambda p: p, play_safe_moves], 42),
@@ -557,12 +589,19 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
             lambda p: (p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))),  # forgets the stock
             lambda p: [p.stock, p.waste, p.foundations, sorted(zip(p.columns, p.hidden))],  # unhashable
             lambda p: canonical_state_key(p)], 42),  # a wrapper around the kit's key
-        "08.layouts": (layouts, [math.factorial(21), math.factorial(44), 20, layouts // 20], "20!"),
-        "08.chance_by_hand": ((share, *wilson(won, n)), [(share, share - half, share + half),  # the naive interval
-                                                         (won, *wilson(won, n)), (share, 0.0, 1.0),
-                                                         (share, centre195 - z195, centre195 + z195)], "70%"),
+        "08.layouts": (lambda game: math.factorial(sum(game.position.hidden)),
+                       [lambda game: math.factorial(sum(game.position.hidden) + 1),  # the flipped card still unknown
+                        lambda game: math.factorial(sum(game.position.hidden) + len(game.position.waste)),  # the waste
+                        lambda game: sum(game.position.hidden),  # the slots, not the layouts
+                        lambda game: layouts], "20!"),  # the practice game's number, whatever the game
+        "08.chance_by_hand": (_chance_by_hand, [lambda c: _chance_by_hand(c, naive=True),
+                                                lambda c: _chance_by_hand(c, count_first=True),
+                                                lambda c: (c.won / c.samples, 0.0, 1.0),
+                                                lambda c: _chance_by_hand(c, z=1.95),  # a misremembered z
+                                                lambda c: (share, *wilson(won, n))], "70%"),  # the lesson's w only
         "08b.disagree": (_disagreeing_game(1), [Game("klondike", 1), Game("klondike", 0), won_2], "a game"),
-        "08b.alone": (alone, [alone[::-1], (alone[0] - alone[1], 0), (alone[0] + 1, alone[1])], "more"),
+        "08b.alone": (_alone, [lambda e, g: _alone(e, g, swap=True), lambda e, g: _alone(e, g, wins=True),
+                               lambda e, g: _alone(e, g, by_position=True), lambda e, g: alone], "more"),
     }
 
 
@@ -619,10 +658,9 @@ def test_a_right_number_passes_as_a_numpy_or_pandas_number(name: str, kind: str,
     assert ok, out
 
 
-@pytest.mark.parametrize("name", [n for n in ("06.interval", "08.chance_by_hand") if n in CASES])
-def test_numbers_given_as_a_numpy_array_are_accepted(name: str, capsys: pytest.CaptureFixture) -> None:
+def test_numbers_given_as_a_numpy_array_are_accepted(capsys: pytest.CaptureFixture) -> None:
     np = pytest.importorskip("numpy")
-    assert feedback(capsys, name, np.array(CASES[name][0]))[0]
+    assert feedback(capsys, "08.chance_by_hand", lambda c: np.array(_chance_by_hand(c)))[0]
 
 
 def test_every_message_shows_a_position_as_a_diagram() -> None:

@@ -16,7 +16,8 @@ from ..moves import apply, is_won, legal_moves
 from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import Variant
-from .checks import Verdict, _short, as_number, call_student, calls_into, exercise, hidden_inputs, number_verdict
+from .checks import (Verdict, _short, as_number, call_student, calls_into, exercise, hidden_inputs, needs_function,
+                     no_return, number_verdict)
 
 MINI = Variant("Mini Klondike", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
                empty_column_ranks=("6",))
@@ -242,20 +243,43 @@ def _dfs(fn: Any) -> Verdict:
                          "keeps to its budget.")
 
 
-@exercise("07.reachable", "How many positions can be reached from Mini Klondike deal 81 (counted with plain_key)?")
+REACHABLE_DEALS = (212, 215, 220, 291, 370)  # Mini Klondike deals that cannot be won, never shown (checked again)
+
+
+def _reachable_verdict(got: Any, number: int, want: int) -> Verdict | None:
+    """None if ``got`` is the count of positions reachable from unwinnable deal ``number``, else the refusal."""
+    x = as_number(got)
+    if x == want:
+        return None
+    shown = f"reachable({number})"
+    if x is not None and x == _remembered(
+            (number, "set"), lambda: depth_first(deal(MINI, number), canonical_state_key, max_nodes=10**6))[1]:
+        return Verdict(False, f"{shown} is the count with the columns as a set (canonical states); this exercise "
+                              "counts positions as plain_key tells them apart.")
+    verdict = number_verdict(got, want, f"the number of positions reachable from deal {number}")
+    if x in (100_000, 100_001):
+        return Verdict(False, f"{shown}: your search stopped at its budget of 100,000 positions: give it more "
+                              "(max_nodes).")
+    return Verdict(False, f"{shown}: {verdict.message} Deal {number} cannot be won, so a correct search sees every "
+                          "reachable position once: run your dfs from deal(MINI, number) with a large max_nodes.")
+
+
+@exercise("07.reachable", "Write reachable(number): how many positions can be reached from Mini Klondike deal "
+                          "number, a deal that cannot be won (counted with plain_key)? It is tried on deal 81 and on "
+                          "unwinnable deals the lesson never shows.",
+          pieces=["solitaire.lessons.lesson07.depth_first"], shows=())
 def _reachable(answer: Any) -> Verdict:
-    status, n = _remembered((81, "plain"), lambda: depth_first(deal(MINI, 81), max_nodes=1_000_000))
-    if status != Outcome.UNWINNABLE:  # a deal that can be won would make the count depend on the search order
-        raise RuntimeError("Mini Klondike deal 81 was expected to be unwinnable")
-    x = as_number(answer)
-    if x is not None and x != n and x == _remembered(
-            (81, "set"), lambda: depth_first(deal(MINI, 81), canonical_state_key, max_nodes=10**6))[1]:
-        return Verdict(False, "that is the count with the columns as a set (canonical states); this exercise counts "
-                              "positions as plain_key tells them apart.")
-    verdict = number_verdict(answer, n, "the number of positions reachable from deal 81")
-    if not verdict.ok and x is not None:
-        if x in (100_000, 100_001):
-            return Verdict(False, "your search stopped at its budget of 100,000 positions: give it more (max_nodes).")
-        return Verdict(False, verdict.message + " Deal 81 cannot be won, so a correct search sees every reachable "
-                                                "position once: run your dfs with a large max_nodes.")
-    return verdict
+    needs_function(answer, "reachable(number)", "a number answers one deal only")
+    counts = {}
+    for number in (81, *REACHABLE_DEALS):
+        status, counts[number] = _remembered((number, "plain"),
+                                             lambda: depth_first(deal(MINI, number), max_nodes=1_000_000))
+        if status != Outcome.UNWINNABLE:  # a deal that can be won would make the count depend on the search order
+            raise RuntimeError(f"Mini Klondike deal {number} was expected to be unwinnable")
+        got = call_student(answer, number)
+        refused = no_return(answer, got) or _reachable_verdict(got, number, counts[number])
+        if refused:
+            return refused
+    others = ", ".join(f"{counts[n]:,}" for n in REACHABLE_DEALS)
+    return Verdict(True, f"deal 81 reaches {counts[81]:,} positions, and {len(REACHABLE_DEALS)} more deals that "
+                         f"cannot be won reach {others}: the whole tree of each, whatever the order of the moves.")

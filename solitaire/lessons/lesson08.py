@@ -12,11 +12,15 @@ import math
 from typing import Any
 
 from ..endgame import Outcome
+from ..expert import WinChance
 from ..stats import wilson
 from ..game import Game
 from ..knowledge import count_layouts, game_knowledge
+from ..moves import DRAW, RECYCLE
 from ..render import text_diagram
-from .checks import NotAnswered, Verdict, agrees, as_number, exercise, number_verdict, too_coarse
+from .checks import (NotAnswered, Verdict, agrees, as_number, call_student, exercise, needs_function,
+                     no_return, number_verdict, too_coarse)
+from .guard import hidden_inputs
 
 CHANCE_GAME = ("klondike", 4)  # the deal whose win chance the exercise estimates by hand
 CHANCE_SAMPLES = 10
@@ -33,60 +37,133 @@ def _numbers(answer: Any, how_many: int, example: str) -> list[Any]:
     return items
 
 
-@exercise("08.layouts", "How many layouts of the unseen cards are consistent with what a player has seen in "
-                        "Klondike deal 10 after t1>f, t5>f, flip t5 and 24 draws?",
-          pieces=["solitaire.knowledge.game_knowledge", "solitaire.knowledge.count_layouts"], shows=())
-def _layouts(answer: Any) -> Verdict:
-    game = Game(*LAYOUTS_GAME)
-    game.play_all(LAYOUTS_MOVES)
+def _pass_game(rng: Any) -> tuple[int, list[str]]:
+    """A hidden Klondike game in which every stock card has been turned up: a few moves off the stock (flips,
+    builds, cards home), then draws until the stock is empty, then a few more. Kept as (seed, move texts), so each
+    call gets a fresh copy that a student's function cannot spoil."""
+    seed = rng.randrange(100, 10_000)
+    game, texts = Game("klondike", seed), []
+    for phase in ("before", "draws", "after"):
+        steps = 24 if phase == "draws" else rng.randint(0, 8)
+        for _ in range(steps):
+            moves = game.legal_moves()
+            if phase == "draws":
+                moves = [m for m in moves if m.kind == DRAW]
+            else:
+                moves = [m for m in moves if m.kind not in (DRAW, RECYCLE)]
+            if not moves or game.is_over():
+                break
+            move = rng.choice(moves)
+            texts.append(str(move))
+            game.play(move)
+    return seed, texts
+
+
+def _played_game(seed: int, texts: list[str]) -> Game:
+    game = Game("klondike", seed)
+    game.play_all(texts)
+    return game
+
+
+PASS_GAMES = [g for g in hidden_inputs(8010, 12, _pass_game)]  # the hidden games 08.layouts is tried on
+
+
+def _layouts_verdict(got: Any, game: Game, shown: str) -> Verdict | None:
+    """None if ``got`` is the number of consistent layouts in ``game``, else the refusal that names the slip."""
     known = game_knowledge(game)
     slots, want = known.unknown_slots, count_layouts(known)
-    x = as_number(answer)
+    x = as_number(got)
+    if x is not None and agrees(x, want):
+        return None
     if x == slots:
-        return Verdict(False, f"{slots} is the number of unknown slots; the question asks in how many ways the "
-                              f"{slots} unseen cards can fill them.")
-    face_down, unseen_stock = sum(known.obs.hidden), known.stock.count(None)
-    if x is not None and unseen_stock and math.isclose(x, math.factorial(face_down) * math.factorial(unseen_stock),
-                                                       rel_tol=1e-9):
-        return Verdict(False, "that counts the face-down cards and the unseen stock cards apart, but any unseen card "
-                              "may lie in any unknown slot, in a column or in the stock: count them as one group.")
+        return Verdict(False, f"{shown} gave {slots}, the number of unknown slots; the question asks in how many "
+                              f"ways the {slots} unseen cards can fill them.")
     if x is not None and x in {math.factorial(slots + k) for k in range(1, 25)}:
-        return Verdict(False, "that counts cards a careful player already knows as unknown: every card turned up "
-                              "once, each card of the waste included, is remembered (lesson 08's Memory).")
-    if x is not None and not agrees(x, want) and math.isclose(x, want, rel_tol=0.01):
-        return Verdict(False, "close, but a number of layouts is a count, exact to the last digit: give the whole "
-                              "number (math.factorial gives it), not a rounded one.")
-    verdict = number_verdict(answer, want, "the number of consistent layouts")
-    if verdict.ok:
-        return Verdict(True, f"{slots} unknown slots ({face_down} face down, {unseen_stock} stock cards not yet seen) "
-                             f"and {slots} unseen cards: {slots}! = {want:.3e} layouts.")
-    return Verdict(False, verdict.message + " Count the unknown slots in this position (face-down cards, and stock "
-                                            "cards never turned up) and the ways to deal the unseen cards into them:\n"
-                                            + text_diagram(game.position))
+        return Verdict(False, f"{shown} counts cards a careful player already knows as unknown: every card turned "
+                              "up once, each card of the waste included, is remembered (lesson 08's Memory), and a "
+                              "face-up card in a column is seen.")
+    if x is not None and math.isclose(x, want, rel_tol=0.01):
+        return Verdict(False, f"{shown} is close, but a number of layouts is a count, exact to the last digit: give "
+                              "the whole number (math.factorial gives it), not a rounded one.")
+    verdict = number_verdict(got, want, "the number of consistent layouts")
+    return Verdict(False, f"{shown}: {verdict.message} Count the unknown slots in this position (face-down cards; "
+                          f"every stock card has been turned up) and the ways to deal the unseen cards into them:\n"
+                          + text_diagram(game.position))
 
 
-@exercise("08.chance_by_hand", "From the counts of 10 sampled layouts, give (share won, Wilson low, Wilson high).",
+@exercise("08.layouts", "Write layouts(game): how many layouts of the unseen cards are consistent with what a careful "
+                        "player has seen, in a Klondike game in which every stock card has been turned up. It is "
+                        "tried on the practice game and on games the lesson never shows.",
+          pieces=["solitaire.knowledge.game_knowledge", "solitaire.knowledge.count_layouts"], shows=())
+def _layouts(answer: Any) -> Verdict:
+    needs_function(answer, "layouts(game)", "a number answers one position only")
+    cases = [(*LAYOUTS_GAME[1:], list(LAYOUTS_MOVES))] + PASS_GAMES
+    for i, (seed, texts) in enumerate(cases):
+        shown = "layouts(practice)" if i == 0 else f"layouts(a game on deal {seed}, {len(texts)} moves played)"
+        got = call_student(answer, _played_game(seed, texts))
+        refused = no_return(answer, got) or _layouts_verdict(got, _played_game(seed, texts), shown)
+        if refused:
+            return refused
+    known = game_knowledge(_played_game(*cases[0]))
+    return Verdict(True, f"right on the practice game and on {len(PASS_GAMES)} others: in the practice game "
+                         f"{known.unknown_slots} face-down cards are the only unknown slots, so "
+                         f"{known.unknown_slots}! = {count_layouts(known):.3e} layouts.")
+
+
+def _chance_case(rng: Any) -> WinChance:
+    """A hidden win-chance estimate: a few to a few hundred samples, sometimes none or all of them won."""
+    n = rng.choice([5, 10, 12, 20, 30, 50, 200])
+    won = rng.choice([0, n, rng.randint(1, n - 1)])
+    unknown = rng.randint(0, n - won)
+    return WinChance(samples=n, won=won, unwinnable=n - won - unknown, unknown=unknown)
+
+
+CHANCES = hidden_inputs(8020, 12, _chance_case)  # the hidden estimates 08.chance_by_hand is tried on
+
+
+def _chance_verdict(got: Any, chance: WinChance, shown: str) -> Verdict | None:
+    """None if ``got`` is (share won, Wilson low, Wilson high) for ``chance``, else the refusal that names the slip."""
+    share, low, high = _numbers(got, 3, "(0.7, 0.4, 0.9)")
+    won, n = chance.won, chance.samples
+    want = (won / n, *wilson(won, n))
+    if as_number(share) == won != won / n:
+        return Verdict(False, f"{shown} gave {won} first, the number of layouts won; the share is that divided by "
+                              f"the {n} sampled.")
+    names = ("the share won", "the interval's low end", "the interval's high end")
+    for name, x, expected in zip(names, (share, low, high), want):
+        verdict = number_verdict(x, expected, name, as_shown=True)
+        if verdict.ok:
+            continue
+        if too_coarse(as_number(x), expected):
+            return Verdict(False, f"{shown}: {verdict.message}")
+        p = won / n
+        naive = p + (-1 if as_number(x) < p else 1) * 1.96 * math.sqrt(p * (1 - p) / n)
+        hint = (" That is the naive interval, p ± 1.96·√(p(1−p)/n): the Wilson interval moves the centre and "
+                "widens the half-width (lesson 06)." if name != names[0] and agrees(as_number(x), naive) else
+                f" {won} of {n} layouts were won: recheck the formula of lesson 06.")
+        return Verdict(False, f"{shown}: {verdict.message}{hint}")
+    return None
+
+
+@exercise("08.chance_by_hand", "Write chance_by_hand(chance): from the counts of a win-chance estimate "
+                               "(chance.won of chance.samples), the share won and its Wilson 95% interval, "
+                               "(share, low, high), worked out by hand. It is tried on estimates the lesson never "
+                               "shows.",
           pieces=["solitaire.stats.wilson"], shows=())
 def _chance_by_hand(answer: Any) -> Verdict:
-    share, low, high = _numbers(answer, 3, "(0.7, 0.4, 0.9)")
-    w = Game(*CHANCE_GAME).win_chance(samples=CHANCE_SAMPLES, seed=0)
-    won, n = w.won, w.samples
-    want = (won / n, *wilson(won, n))
-    if as_number(share) == won:
-        return Verdict(False, f"{won} is the number of layouts won; the share is that divided by the {n} sampled.")
-    names = ("the share won", "the interval's low end", "the interval's high end")
-    for name, got, expected in zip(names, (share, low, high), want):
-        verdict = number_verdict(got, expected, name, as_shown=True)
-        if not verdict.ok and too_coarse(as_number(got), expected):
-            return verdict
-        if not verdict.ok:
-            naive = won / n + (-1 if as_number(got) < won / n else 1) * 1.96 * math.sqrt(won / n * (1 - won / n) / n)
-            hint = (" That is the naive interval, p ± 1.96·√(p(1−p)/n): the Wilson interval moves the centre and "
-                    "widens the half-width (lesson 06)." if name != names[0] and agrees(as_number(got), naive) else
-                    f" {won} of {n} layouts were won: recheck the formula of lesson 06.")
-            return Verdict(False, verdict.message + hint)
-    return Verdict(True, f"{won} of {n} is {want[0]:.0%}, and the 95% interval runs from {want[1]:.0%} "
-                         f"to {want[2]:.0%}: ten samples say little.")
+    needs_function(answer, "chance_by_hand(chance)", "three numbers answer one estimate only")
+    lesson = Game(*CHANCE_GAME).win_chance(samples=CHANCE_SAMPLES, seed=0)
+    for i, chance in enumerate([lesson] + CHANCES):
+        shown = ("chance_by_hand(w)" if i == 0 else
+                 f"chance_by_hand(an estimate with {chance.won} of {chance.samples} layouts won)")
+        got = call_student(answer, chance)
+        refused = no_return(answer, got) or _chance_verdict(got, chance, shown)
+        if refused:
+            return refused
+    want = (lesson.won / lesson.samples, *wilson(lesson.won, lesson.samples))
+    return Verdict(True, f"right on w and on {len(CHANCES)} other estimates, none or all won among them: "
+                         f"{lesson.won} of {lesson.samples} is {want[0]:.0%}, and the 95% interval runs from "
+                         f"{want[1]:.0%} to {want[2]:.0%}: ten samples say little.")
 
 
 @exercise("08b.disagree", "Give a Game, with some moves played, in which the expert (seed 0) and greedy choose "
@@ -115,30 +192,78 @@ def _disagree(answer: Any) -> Verdict:
                          f"{expert.explain(obs, e)} Greedy: {GreedyStrategy().explain(obs, g)}")
 
 
-@exercise("08b.alone", "On the 300 Klondike deals of the shipped tables, give (deals the expert wins and greedy does "
-                      "not, deals greedy wins and the expert does not).")
-def _alone(answer: Any) -> Verdict:
-    from ..experiments import shipped
-    expert_only, greedy_only = _numbers(answer, 2, "(40, 25)")
-    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed").outcome
-    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
-    greedy = greedy.outcome.loc[expert.index]
-    want = int(((expert == Outcome.WON) & (greedy != Outcome.WON)).sum()), int(((greedy == Outcome.WON) & (expert != Outcome.WON)).sum())
-    got = as_number(expert_only), as_number(greedy_only)
-    wins = int((expert == Outcome.WON).sum()), int((greedy == Outcome.WON).sum())
-    if got == want[::-1] and want[0] != want[1]:
-        return Verdict(False, "those are the right two counts the other way round: the expert's deals first.")
-    if got == wins:
-        return Verdict(False, "those are each player's wins. Count the deals only one of them wins: a deal both "
+def _games_table(seeds: list[int], outcomes: list[str]) -> Any:
+    import pandas as pd
+    return pd.DataFrame({"outcome": outcomes}, index=pd.Index(seeds, name="seed"))
+
+
+def _two_players(rng: Any) -> tuple[list[int], list[str], list[int], list[str]]:
+    """A hidden pair of tables: the first player's deals (seeds in a shuffled order), the second's on those deals
+    and some more, in another order; outcomes as results files hold them."""
+    words = [Outcome.WON, Outcome.LOST, Outcome.UNKNOWN, Outcome.MOVE_LIMIT]
+    seeds = rng.sample(range(5_000), rng.randint(15, 80))
+    first = [rng.choices(words, [rng.uniform(0.3, 0.8), 0.4, 0.05, 0.05])[0] for _ in seeds]
+    more = [s for s in rng.sample(range(5_000, 6_000), rng.randint(0, 20))]
+    second_seeds = seeds + more
+    rng.shuffle(second_seeds)
+    second = [rng.choices(words, [0.4, 0.5, 0.05, 0.05])[0] for _ in second_seeds]
+    return seeds, first, second_seeds, second
+
+
+PLAYER_PAIRS = hidden_inputs(8030, 10, _two_players)  # the hidden tables 08b.alone is tried on
+
+
+def _alone_counts(first: Any, second: Any) -> tuple[int, int]:
+    """The kit's count: deals the first table's player alone wins, and the second's alone, lined up by seed."""
+    a, b = first.outcome, second.outcome.loc[first.index]
+    return int(((a == Outcome.WON) & (b != Outcome.WON)).sum()), int(((b == Outcome.WON) & (a != Outcome.WON)).sum())
+
+
+def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | None:
+    """None if ``got`` is the two counts for these tables, else the refusal that names the slip."""
+    expert_only, greedy_only = _numbers(got, 2, "(40, 25)")
+    want = _alone_counts(first, second)
+    pair = as_number(expert_only), as_number(greedy_only)
+    wins = int((first.outcome == Outcome.WON).sum()), int((second.outcome.loc[first.index] == Outcome.WON).sum())
+    if pair == want:
+        return None
+    if pair == want[::-1]:
+        return Verdict(False, f"{shown} gave the right two counts the other way round: the first table's deals first.")
+    if pair == wins:
+        return Verdict(False, f"{shown} gave each player's wins. Count the deals only one of them wins: a deal both "
                               "win says nothing about which plays better.")
-    if got[0] == wins[0] - wins[1] != want[0]:
-        return Verdict(False, f"{expert_only} is the difference of the two players' wins; the question asks for the "
-                              "deals the expert wins and greedy loses (line them up by seed).")
-    for name, x, expected in (("the expert's deals alone", expert_only, want[0]),
-                              ("greedy's deals alone", greedy_only, want[1])):
+    if pair[0] == wins[0] - wins[1] != want[0]:
+        return Verdict(False, f"{shown}: {expert_only} is the difference of the two players' wins; the question asks "
+                              "for the deals the first wins and the second does not (line them up by seed).")
+    for name, x, expected in (("the first player's deals alone", expert_only, want[0]),
+                              ("the second player's deals alone", greedy_only, want[1])):
         verdict = number_verdict(x, expected, name)
         if not verdict.ok:
-            return Verdict(False, verdict.message + " Line the two tables up by seed and count the deals whose "
-                                                    "outcomes differ, one way and the other.")
-    return Verdict(True, f"the expert alone wins {want[0]} deals and greedy alone {want[1]}; on the other "
+            return Verdict(False, f"{shown}: {verdict.message} Line the two tables up by seed (the second holds other "
+                                  "deals too, in another order) and count the deals whose outcomes differ, one way "
+                                  "and the other.")
+    return None
+
+
+@exercise("08b.alone", "Write alone(expert_games, greedy_games): for two tables of games indexed by seed, with an "
+                      "outcome column, (deals the first player wins and the second does not, deals the second wins "
+                      "and the first does not). It is tried on the 300 Klondike deals of the shipped tables and on "
+                      "tables the lesson never shows.")
+def _alone(answer: Any) -> Verdict:
+    from ..experiments import shipped
+    needs_function(answer, "alone(expert_games, greedy_games)", "two numbers answer one pair of tables only")
+    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed")
+    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
+    cases = [(expert, greedy, "alone(reveal_games, greedy_games)")]
+    for seeds, first, second_seeds, second in PLAYER_PAIRS:
+        cases.append((_games_table(seeds, first), _games_table(second_seeds, second),
+                      f"alone on {len(seeds)} deals the lesson never shows"))
+    for first, second, shown in cases:
+        got = call_student(answer, first.copy(), second.copy())
+        refused = no_return(answer, got) or _alone_verdict(got, first, second, shown)
+        if refused:
+            return refused
+    want = _alone_counts(expert, greedy)
+    return Verdict(True, f"right on the shipped tables and on {len(PLAYER_PAIRS)} pairs the lesson never shows: the "
+                         f"expert alone wins {want[0]} deals and greedy alone {want[1]}; on the other "
                          f"{len(expert) - sum(want)} both win or both lose.")
