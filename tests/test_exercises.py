@@ -651,7 +651,7 @@ def _as_numpy(kind: str, x: float):
 NUMBERS = ["01.red_cards", "06.deals_needed", "06a.misjudged", "06b.p_value"]
 
 
-def test_the_number_exercises_are_functions_returning_numbers() -> None:
+def test_the_number_exercises_are_functions() -> None:
     for name in NUMBERS:
         assert callable(EVERY_CASE[name][0]), name
 
