@@ -133,7 +133,10 @@ def test_a_check_stops_an_answer_that_never_returns(capsys: pytest.CaptureFixtur
     started = time.process_time()
     ok, out = feedback(capsys, "07b.settle", _settle_forever)
     assert not ok and "stopped your answer after 1 s" in out and "a loop that never ends" in out
-    assert time.process_time() - started < 20
+    # Each second's interrupt lands inside the bare except some of the time, so how many seconds the stop takes is
+    # a matter of luck (26 s of CPU was seen once under CI): the bound says only that it ends, before the 45 s a
+    # check gets when the limit is not patched.
+    assert time.process_time() - started < 45
     p = deal(KLONDIKE, 3)
     assert lesson07b.play_safe_moves(p) is not None  # the kit's piece is switched on again
     assert feedback(capsys, "07b.settle", _settle)[0]  # and a right answer still passes
