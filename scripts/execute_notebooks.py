@@ -64,9 +64,10 @@ def execute(path: Path) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("notebooks", nargs="*", type=Path, help="lessons to execute (default: every lesson)")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="lessons to execute (default: every lesson, and the Going deeper notebooks in notebooks/deeper/)")
     paths = parser.parse_args().notebooks
-    paths = paths or sorted(Path(__file__).parent.parent.joinpath("notebooks").glob("[0-9]*.ipynb"))
+    folder = Path(__file__).parent.parent.joinpath("notebooks")
+    paths = paths or sorted(folder.glob("[0-9]*.ipynb")) + sorted(folder.glob("deeper/[0-9]*.ipynb"))
     missing = [str(path) for path in paths if not path.is_file()]
     if missing:
         parser.error(f"no such notebook: {', '.join(missing)}")

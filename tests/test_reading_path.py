@@ -22,7 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ("cards", "variants", "state", "moves")
-LESSONS = sorted(p for p in (ROOT / "notebooks").glob("0[0-8]*.ipynb"))
+# the main path's lessons and the optional "Going deeper" notebooks: the core's internals are read in the latter
+LESSONS = sorted(p for p in (ROOT / "notebooks").glob("0[0-8]*.ipynb")) + sorted(
+    p for p in (ROOT / "notebooks" / "deeper").glob("0[0-8]*.ipynb"))
 TEACHERS = ROOT / "notebooks" / "TEACHERS.md"
 TABLE_HEADING = "## Reading the rules core"
 
@@ -95,13 +97,18 @@ def shown(lessons: list[Path] = LESSONS, skip: tuple[str, int] | None = None) ->
             for node in ast.walk(tree) if tree else ():
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "show_source" and node.args:
                     n += 1
-                    if skip == (path.stem, n):
+                    if skip == (_name(path), n):
                         continue
                     obj = eval(ast.unparse(node.args[0]), namespace)
                     cut = [a.value if isinstance(a, ast.Constant) else None for a in node.args[1:3]]
                     cut += [kw.value.value for kw in node.keywords if kw.arg in ("start", "stop")]
-                    calls.append((path.stem, section, *_displayed(obj, *(cut + [None, None])[:2])))
+                    calls.append((_name(path), section, *_displayed(obj, *(cut + [None, None])[:2])))
     return calls
+
+
+def _name(path: Path) -> str:
+    """A lesson's name as TEACHERS.md links it: its stem, under ``deeper/`` for a Going deeper notebook."""
+    return path.stem if path.parent.name == "notebooks" else f"{path.parent.name}/{path.stem}"
 
 
 def reading_path(calls: list | None = None) -> dict[str, tuple[str, str] | None]:
