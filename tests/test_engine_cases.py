@@ -18,7 +18,7 @@ import solitaire
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Position, Variant, apply, deal, legal_moves
 from solitaire import moves as kit
 from solitaire.engine import Engine, use
-from solitaire.lessons import check
+from solitaire.lessons import check, lesson03
 from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, playout_positions
 from solitaire.notation import move_from_text
 from solitaire.moves import (DRAW, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, _stock_moves,
@@ -268,10 +268,11 @@ CASES = {
                         lambda p: use().apply(p, Move(DRAW)), _copied_draw()], 42),
     "02c.build": (move_build, [build_first, build_reversed, build_flips_always, build_wrapper,
                                lambda p, m: use().apply(p, m), lambda p, m: kit._move_cards(p, m)], 42),
-    "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper],
-                       {"decks"}),
+    "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper,
+                                     lambda a, b: lesson03.differences(a, b)], {"decks"}),
     "03b.useless_starters": (useless_starters, [useless_starters_first, useless_starters_wrong_end,
-                                                useless_starters_wrapper, lambda v: ["K"]], 42),
+                                                useless_starters_wrapper, lambda v: ["K"],
+                                                lambda v: lesson03.useless_starters(v)], 42),
 }
 
 
