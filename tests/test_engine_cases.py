@@ -1,4 +1,4 @@
-"""Lessons 02-03b, where the student writes a piece of the engine and the engine then runs on it.
+"""Lessons 02-03 (and 03's Going deeper practice, 03b.useless_starters), where the student writes a piece of the engine and the engine then runs on it.
 
 ``CASES`` (joined with the other lessons' in test_exercises): exercise id -> (right answer, wrong answers,
 nonsense). The wrong answers include the ones the checks of before issue 38 accepted: wrappers around the kit's
@@ -15,11 +15,12 @@ from dataclasses import asdict
 import pytest
 
 import solitaire
-from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Variant, apply, deal, legal_moves
+from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Position, Variant, apply, deal, legal_moves
 from solitaire import moves as kit
 from solitaire.engine import Engine, use
-from solitaire.lessons import check
+from solitaire.lessons import check, lesson03
 from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, playout_positions
+from solitaire.notation import move_from_text
 from solitaire.moves import (DRAW, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, _stock_moves,
                              _waste_moves, rules)
 
@@ -267,10 +268,11 @@ CASES = {
                         lambda p: use().apply(p, Move(DRAW)), _copied_draw()], 42),
     "02c.build": (move_build, [build_first, build_reversed, build_flips_always, build_wrapper,
                                lambda p, m: use().apply(p, m), lambda p, m: kit._move_cards(p, m)], 42),
-    "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper],
-                       {"decks"}),
+    "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper,
+                                     lambda a, b: lesson03.differences(a, b)], {"decks"}),
     "03b.useless_starters": (useless_starters, [useless_starters_first, useless_starters_wrong_end,
-                                                useless_starters_wrapper, lambda v: ["K"]], 42),
+                                                useless_starters_wrapper, lambda v: ["K"],
+                                                lambda v: lesson03.useless_starters(v)], 42),
 }
 
 
@@ -290,6 +292,84 @@ def test_wrong_answer_is_refused(name: str, wrong, capsys: pytest.CaptureFixture
 
 def test_the_name_may_be_left_in(capsys: pytest.CaptureFixture) -> None:
     assert check("03.differences", differences_with_name)
+
+
+# --- other right answers: the prompts (issue 52) state the behaviour and one example, not the code -------------
+def waste_moves_from_text(p, targets, wants):  # moves read from their text, in a tuple
+    top = p.waste[-1]
+    found = ("w>f",) if p.variant.waste_to_foundation and top in wants else ()
+    return tuple(move_from_text(text) for text in found + tuple(f"w>t{d + 1}" for d in targets.get(top, [])))
+
+
+def waste_moves_positional(p, targets, wants):  # every field given, columns first
+    top = p.waste[-1]
+    found = [Move(WASTE_TO_COLUMN, -1, d, 1) for d in targets.get(top, [])]
+    if top in wants and p.variant.waste_to_foundation:
+        found.append(Move(WASTE_TO_FOUNDATION, -1, -1, 1))
+    return found
+
+
+def draw_card_by_card(p):  # turned over one card at a time, as the prompt says
+    stock, waste = list(p.stock), list(p.waste)
+    for _ in range(p.variant.draw):
+        if stock:
+            waste.append(stock.pop())
+    return p._replace(stock=tuple(stock), waste=tuple(waste))
+
+
+def draw_new_position(p):  # a Position made anew instead of p._replace
+    n = min(p.variant.draw, len(p.stock))
+    return Position(p.variant, p.stock[:len(p.stock) - n], p.waste + tuple(reversed(p.stock[len(p.stock) - n:])),
+                    p.foundations, p.columns, p.hidden, p.recycles)
+
+
+def move_build_by_comprehension(p, m):  # each column made anew; hidden counted down where the variant flips
+    moving = p.columns[m.source][-m.count:]
+    columns = tuple(col[:-m.count] if i == m.source else col + moving if i == m.target else col
+                    for i, col in enumerate(p.columns))
+    left = columns[m.source]
+    flips = p.variant.auto_flip and len(left) > 0 and len(left) == p.hidden[m.source]
+    hidden = tuple(h - 1 if flips and i == m.source else h for i, h in enumerate(p.hidden))
+    return p._replace(columns=columns, hidden=hidden)
+
+
+def differences_as_list(a, b):  # a list, not a set: the names are what counts
+    return [f for f in asdict(a) if f != "name" and asdict(a)[f] != asdict(b)[f]]
+
+
+def differences_as_dict(a, b):  # the fields with their values, as changes_from gives them
+    a_rules, b_rules = asdict(a), asdict(b)
+    return {f: a_rules[f] for f in a_rules if f != "name" and a_rules[f] != b_rules[f]}
+
+
+def useless_starters_end_only(v):  # only the end of the column order can be bare (the kit's own reasoning)
+    bare = v.ranks[-1] if v.columns_follow_foundation_order else v.ranks[0]
+    return [bare] if v.empty_column_ranks is None or bare in v.empty_column_ranks else []
+
+
+def useless_starters_tuple(v):
+    return tuple(useless_starters(v))
+
+
+OTHER_RIGHT = [("02b.waste_moves", waste_moves_from_text), ("02b.waste_moves", waste_moves_positional),
+               ("02c.draw", draw_card_by_card), ("02c.draw", draw_new_position),
+               ("02c.build", move_build_by_comprehension), ("03.differences", differences_as_list),
+               ("03.differences", differences_as_dict), ("03b.useless_starters", useless_starters_end_only),
+               ("03b.useless_starters", useless_starters_tuple)]
+
+
+@pytest.mark.parametrize("name,right", OTHER_RIGHT, ids=lambda x: getattr(x, "__name__", x))
+def test_other_right_answers_pass(name: str, right, capsys: pytest.CaptureFixture) -> None:
+    assert check(name, right), capsys.readouterr().out
+
+
+def test_after_a_right_answer_the_kit_shows_the_piece_asked_for(capsys: pytest.CaptureFixture) -> None:
+    """03b.useless_starters printed part of rules() (kit_fits), which answers another question (issue 52)."""
+    assert check("03b.useless_starters", useless_starters)
+    out = capsys.readouterr().out
+    assert "The kit's own version" in out and "def useless_starters(v" in out and "kit_fits" not in out
+    assert check("03.differences", differences)
+    assert "def changes_from(self, base" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name,wrapper", [("02a.fits", fits_wrapper), ("02b.waste_moves", waste_moves_wrapper),

@@ -1,6 +1,6 @@
-"""Checks for the exercises of lessons 02b (the waste's moves) and 02c (the draw, and a build moved between
-columns), where the student writes part
-of the engine. Each check runs the student's function on positions of hidden deals (seeded random playouts of
+"""Checks for the exercises of lessons 02b (the waste's moves), 02c (the draw) and 02d (a build moved between
+columns, exercise 02c.build: its id was kept when 02c was split in two), where the student writes part of the
+engine. Each check runs the student's function on positions of hidden deals (seeded random playouts of
 every variant: the same positions on every run) with the kit's own piece switched off, and names the first
 position where the student's answer and the rules differ.
 """

@@ -1,4 +1,5 @@
-"""Checks for the exercises of lessons 03 (variants) and 03b (new games), registered with ``check``.
+"""Checks for the exercises of lesson 03 (variants) and of its Going deeper notebook on games that defeat
+themselves (03b.useless_starters, an optional practice), registered with ``check``, and the kit's own answers.
 
 The functions are tried on games the lessons never show: variants made from the three games by changing a few
 rules at random (``random.Random`` with the checker's own seed).
@@ -35,6 +36,30 @@ def hidden_variants(seed: int = 38, n: int = 120) -> list[Variant]:
     return found
 
 
+def differences(a: Variant, b: Variant) -> set[str]:
+    """The rule fields (their names) in which games ``a`` and ``b`` differ, the name left out: the kit's answer to
+    exercise 03.differences, which lesson 03 runs in place of the student's until theirs is written.
+
+    >>> sorted(differences(KLONDIKE, SOLIJOY))
+    ['columns', 'decks', 'empty_column_ranks', 'waste_to_foundation']
+    """
+    return set(a.changes_from(b)) - {"name"}
+
+
+def useless_starters(v: Variant) -> list[str]:
+    """The ranks that may start an empty column of ``v`` but on which no card can ever sit in a column: the kit's
+    answer to exercise 03b.useless_starters. Every rank but one has a card of the next rank to take (each deck
+    holds every suit), so only the end of the column order can be bare: the first rank of ``v.ranks`` where the
+    columns go down against the foundations, the last where they follow the foundation order.
+
+    >>> useless_starters(KLONDIKE), useless_starters(SOLIJOY), useless_starters(ITALIAN)
+    ([], ['A'], ['7'])
+    """
+    bare = v.ranks[-1] if v.columns_follow_foundation_order else v.ranks[0]
+    may_start = v.empty_column_ranks is None or bare in v.empty_column_ranks
+    return [bare] if may_start else []
+
+
 def _as_names(got: Any) -> set[str]:
     if isinstance(got, (str, bytes)) or not hasattr(got, "__iter__"):
         raise NotAnswered(f"differences(a, b) should return a set of field names, got {type(got).__name__} {got!r}")
@@ -42,7 +67,7 @@ def _as_names(got: Any) -> set[str]:
 
 
 @register("03.differences", "Write differences(a, b): the set of rule fields (names) in which two games differ.",
-          pieces=(Variant.changes_from,))
+          pieces=(Variant.changes_from, differences))
 def _differences(fn: Any) -> Verdict:
     games = hidden_variants()
     pairs = [(a, b) for a, b in zip(games, games[1:] + games[:1])] + [(KLONDIKE, SOLIJOY), (ITALIAN, KLONDIKE)]
@@ -63,7 +88,7 @@ def _differences(fn: Any) -> Verdict:
 
 @register("03b.useless_starters", "Write useless_starters(v): the ranks (in the order of v.ranks) that may start an "
                                   "empty column but on which no card can ever be built in a column.",
-          pieces=(rules, Variant.column_rule), shows=(rules, "def kit_fits", "return"))
+          pieces=(useless_starters, rules, Variant.column_rule))
 def _useless_starters(fn: Any) -> Verdict:
     games = hidden_variants(seed=3803, n=150)
     answers = run_student(fn, [(v,) for v in games])

@@ -1,4 +1,4 @@
-"""What the checks of lessons 02–02c share: hidden positions to try a student's piece of the engine on, running
+"""What the checks of lessons 02–02d share: hidden positions to try a student's piece of the engine on, running
 it with the kit's own piece switched off, and a playout that finds the first move where an engine on the
 student's piece parts from the kit's rules (the move the card table would get wrong).
 """
