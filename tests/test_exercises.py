@@ -334,6 +334,18 @@ def test_dfs_check_names_the_visited_set_when_that_is_the_fault(search: str, cap
     assert not ok and "stack.pop(0), which searches breadth-first" in out and "visited set" not in out
 
 
+def test_dfs_check_takes_any_order_of_moves_and_still_names_the_slip(capsys: pytest.CaptureFixture) -> None:
+    """The question names no order (issue 52): a search that tries foundation moves and flips first is right, and
+    the same search with its visited set started empty, or marking positions only as it pops them, is told why."""
+    from test_exercise_cases import _dfs as _student_dfs, _dfs_marked_when_popped, _foundations_first
+
+    assert feedback(capsys, "07.dfs", lambda s, n: _student_dfs(s, n, order=_foundations_first))[0]
+    ok, out = feedback(capsys, "07.dfs", lambda s, n: _student_dfs(s, n, empty_start=True, order=_foundations_first))
+    assert not ok and "visited = {plain_key(start)}" in out
+    ok, out = feedback(capsys, "07.dfs", _dfs_marked_when_popped)
+    assert not ok and "did not take the positions off its stack as a depth-first search does" in out
+
+
 def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.CaptureFixture) -> None:
     """A check that talks about a position draws it (the text diagram, columns t1 t2 ...), never its repr."""
     wrong = [("07b.safe", lambda p, card: card.rank_name in ("A", "2")),
