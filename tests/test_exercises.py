@@ -427,6 +427,28 @@ def _dfs_keyed_by_position(start, max_nodes=100_000):
     return "unwinnable", len(visited)
 
 
+def _unknown(game: Game) -> int:
+    """Lesson 08's unknown slots at any point of a Klondike game: the face-down cards, and the stock until the
+    waste is first turned over (every stock card has been seen by then)."""
+    p = game.position
+    return sum(p.hidden) + (len(p.stock) if p.recycles == 0 else 0)
+
+
+def _layouts(game: Game) -> int:
+    """Lesson 08's solution: the unseen cards dealt into the unknown slots in every order."""
+    import math
+    return math.factorial(_unknown(game))
+
+
+def test_layouts_check_names_the_waste_counted_as_unknown(capsys: pytest.CaptureFixture) -> None:
+    """The waste counted as unknown makes 44! in the practice game, once made a float and called "too high"."""
+    import math
+    ok, out = feedback(capsys, "08.layouts", lambda game: math.factorial(_unknown(game) + len(game.position.waste)))
+    assert not ok and "the cards of the waste" in out and "too high" not in out
+    ok, out = feedback(capsys, "08.layouts", lambda game: math.factorial(sum(game.position.hidden)))
+    assert not ok and "never been turned up" in out
+
+
 def _canonical_key(p):
     """Lesson 07b's solution: the position with its columns (each with its face-down count) as a set."""
     return p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))
@@ -604,10 +626,12 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
             lambda p: (p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))),  # forgets the stock
             lambda p: [p.stock, p.waste, p.foundations, sorted(zip(p.columns, p.hidden))],  # unhashable
             lambda p: canonical_state_key(p)], 42),  # a wrapper around the kit's key
-        "08.layouts": (lambda game: math.factorial(sum(game.position.hidden)),
-                       [lambda game: math.factorial(sum(game.position.hidden) + 1),  # the flipped card still unknown
-                        lambda game: math.factorial(sum(game.position.hidden) + len(game.position.waste)),  # the waste
-                        lambda game: sum(game.position.hidden),  # the slots, not the layouts
+        "08.layouts": (_layouts,
+                       [lambda game: math.factorial(_unknown(game) + 1),  # the flipped card still unknown
+                        lambda game: math.factorial(_unknown(game) + len(game.position.waste)),  # the waste
+                        lambda game: _unknown(game),  # the slots, not the layouts
+                        lambda game: math.factorial(sum(game.position.hidden)),  # the unseen stock forgotten
+                        lambda game: math.factorial(sum(game.position.hidden) + len(game.position.stock)),  # seen stock
                         lambda game: layouts], "20!"),  # the practice game's number, whatever the game
         "08.chance_by_hand": (_chance_by_hand, [lambda c: _chance_by_hand(c, naive=True),
                                                 lambda c: _chance_by_hand(c, count_first=True),
