@@ -470,14 +470,14 @@ def _disagreeing_game(seed: int) -> Game:
 
 
 def _alone(expert_games, greedy_games, swap=False, wins=False, by_position=False):
-    """Lesson 08b's solution (the deals the expert alone wins and greedy alone wins, lined up by seed), or a slip:
-    the two swapped, each player's wins, or the tables lined up by row instead of by seed."""
+    """Lesson 08b's solution (the deals the expert alone wins and greedy alone wins, lined up by seed with merge), or
+    a slip: the two swapped, each player's wins, or the tables lined up by row instead of by seed."""
     if by_position:
-        expert_won = (expert_games.outcome == "won").to_numpy()
-        greedy_won = (greedy_games.outcome == "won").to_numpy()[:len(expert_won)]
+        expert_won = (expert_games["outcome"] == "won").to_numpy()
+        greedy_won = (greedy_games["outcome"] == "won").to_numpy()[:len(expert_won)]
     else:
-        expert_won = expert_games.outcome == "won"
-        greedy_won = greedy_games.loc[expert_games.index].outcome == "won"
+        both = expert_games.merge(greedy_games, on="seed")
+        expert_won, greedy_won = both["outcome_x"] == "won", both["outcome_y"] == "won"
     if wins:
         return int(expert_won.sum()), int(greedy_won.sum())
     pair = int((expert_won & ~greedy_won).sum()), int((greedy_won & ~expert_won).sum())
@@ -486,10 +486,8 @@ def _alone(expert_games, greedy_games, swap=False, wins=False, by_position=False
 
 def _lesson_alone() -> tuple[int, int]:
     """08b.alone's counts on the shipped tables: a constant a student might copy from TEACHERS.md."""
-    from solitaire.experiments import shipped
-    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed")
-    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
-    return _alone(expert, greedy)
+    from solitaire.lessons.lesson08 import lesson_tables
+    return _alone(*lesson_tables())
 
 
 def _by_hand(k, n, z=1.96):

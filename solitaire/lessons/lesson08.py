@@ -227,7 +227,7 @@ def _disagree(answer: Any) -> Verdict:
 
 def _games_table(seeds: list[int], outcomes: list[str]) -> Any:
     import pandas as pd
-    return pd.DataFrame({"outcome": outcomes}, index=pd.Index(seeds, name="seed"))
+    return pd.DataFrame({"seed": seeds, "outcome": outcomes})
 
 
 def _two_players(rng: Any) -> tuple[list[int], list[str], list[int], list[str]]:
@@ -246,10 +246,26 @@ def _two_players(rng: Any) -> tuple[list[int], list[str], list[int], list[str]]:
 PLAYER_PAIRS = hidden_inputs(8030, 10, _two_players)  # the hidden tables 08b.alone is tried on
 
 
+def games_alone(first_games: Any, second_games: Any) -> tuple[int, int]:
+    """The kit's ``alone`` (lesson 08b): of the deals in both tables of games (columns ``seed`` and ``outcome``),
+    those the first player wins and the second does not, and the other way round, lined up by seed.
+
+    >>> import pandas as pd
+    >>> first = pd.DataFrame({"seed": [1, 2, 3], "outcome": ["won", "lost", "won"]})
+    >>> second = pd.DataFrame({"seed": [3, 2, 1, 9], "outcome": ["won", "won", "lost", "won"]})
+    >>> games_alone(first, second)
+    (1, 1)
+    """
+    both = first_games.merge(second_games, on="seed")
+    first_won, second_won = both["outcome_x"] == Outcome.WON, both["outcome_y"] == Outcome.WON
+    return int((first_won & ~second_won).sum()), int((second_won & ~first_won).sum())
+
+
 def _alone_counts(first: Any, second: Any) -> tuple[int, int]:
-    """The kit's count: deals the first table's player alone wins, and the second's alone, lined up by seed."""
-    a, b = first.outcome, second.outcome.loc[first.index]
-    return int(((a == Outcome.WON) & (b != Outcome.WON)).sum()), int(((b == Outcome.WON) & (a != Outcome.WON)).sum())
+    """The expected counts, worked out apart from ``games_alone`` (which a check switches off)."""
+    outcome = dict(zip(second["seed"], second["outcome"]))
+    pairs = [(a == Outcome.WON, outcome[s] == Outcome.WON) for s, a in zip(first["seed"], first["outcome"])]
+    return sum(a and not b for a, b in pairs), sum(b and not a for a, b in pairs)
 
 
 def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | None:
@@ -257,7 +273,9 @@ def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | N
     expert_only, greedy_only = _numbers(got, 2, "(40, 25)")
     want = _alone_counts(first, second)
     pair = as_number(expert_only), as_number(greedy_only)
-    wins = int((first.outcome == Outcome.WON).sum()), int((second.outcome.loc[first.index] == Outcome.WON).sum())
+    outcome = dict(zip(second["seed"], second["outcome"]))
+    wins = (int((first["outcome"] == Outcome.WON).sum()),
+            sum(outcome[s] == Outcome.WON for s in first["seed"]))
     if pair == want:
         return None
     if pair == want[::-1]:
@@ -278,16 +296,16 @@ def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | N
     return None
 
 
-@exercise("08b.alone", "Write alone(expert_games, greedy_games): for two tables of games indexed by seed, with an "
-                      "outcome column, (deals the first player wins and the second does not, deals the second wins "
-                      "and the first does not). It is tried on the 300 Klondike deals of the shipped tables and on "
-                      "tables the lesson never shows.")
+@exercise("08b.alone", "Write alone(first_games, second_games): for two tables of games with the columns seed and "
+                      "outcome, (deals the first player wins and the second does not, deals the second wins and the "
+                      "first does not), lined up by seed. It is tried on the 300 Klondike deals of the shipped tables "
+                      "and on tables the lesson never shows.",
+          pieces=["solitaire.lessons.lesson08.games_alone"],
+          shows=("solitaire.lessons.lesson08.games_alone", "both =", None))
 def _alone(answer: Any) -> Verdict:
-    from ..experiments import shipped
-    needs_function(answer, "alone(expert_games, greedy_games)", "two numbers answer one pair of tables only")
-    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed")
-    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
-    cases = [(expert, greedy, "alone(reveal_games, greedy_games)")]
+    needs_function(answer, "alone(first_games, second_games)", "two numbers answer one pair of tables only")
+    expert, greedy = lesson_tables()
+    cases = [(expert, greedy, "alone(expert_games, greedy_games)")]
     for seeds, first, second_seeds, second in PLAYER_PAIRS:
         cases.append((_games_table(seeds, first), _games_table(second_seeds, second),
                       f"alone on {len(seeds)} deals the lesson never shows"))
@@ -300,3 +318,19 @@ def _alone(answer: Any) -> Verdict:
     return Verdict(True, f"right on the shipped tables and on {len(PLAYER_PAIRS)} pairs the lesson never shows: the "
                          f"expert alone wins {want[0]} deals and greedy alone {want[1]}; on the other "
                          f"{len(expert) - sum(want)} both win or both lose.")
+
+
+def lesson_tables(strategies: tuple[str, ...] = ("expert", "greedy")) -> list[Any]:
+    """Lesson 08b's tables of games (columns seed and outcome) on the 300 Klondike deals the expert played, one per
+    strategy, from the shipped tables: the expert's own, greedy's and the solver's (seed_variants).
+
+    >>> [len(t) for t in lesson_tables(("expert", "solver"))]
+    [300, 300]
+    """
+    from ..experiments import shipped
+    rows = shipped("expert")
+    expert = rows[(rows["variant"] == "klondike") & (rows["strategy"] == "expert")][["seed", "outcome"]]
+    others = shipped("seed_variants")
+    others = others[(others["variant"] == "klondike") & others["seed"].isin(expert["seed"])]
+    return [expert if name == "expert" else others[others["strategy"] == name][["seed", "outcome"]]
+            for name in strategies]
