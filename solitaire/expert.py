@@ -452,11 +452,11 @@ def _count(items: list[Sample]) -> WinChance:
 
 
 def win_chance(game, samples: int = 20, seed: int = 0, max_nodes: int = 5000) -> WinChance:
-    """The chance to win from here for a player who saw everything the game showed and nothing else.
+    """How winnable the game still is, given everything the game showed and nothing else: not a player's chance.
 
     Deals the unseen cards ``samples`` times consistently with what was seen, and counts the layouts the
-    solver wins (at most ``max_nodes`` states each). Hindsight makes it optimistic: it is the share of
-    layouts that *could* be won by someone who knew them.
+    solver wins (at most ``max_nodes`` states each). Each layout is solved knowing its cards, so this is the share
+    of layouts that *could* be won by someone who knew them; a player who cannot see them wins at most that.
     """
     if samples < 1:
         raise ValueError(f"samples must be 1 or more, got {samples!r}")

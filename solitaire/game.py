@@ -245,7 +245,9 @@ class Game(GameFiles):
         return observe(self.position)
 
     def win_chance(self, samples: int = 20, seed: int = 0):
-        """The chance to win from here for a player who saw only what this game showed (solitaire.expert)."""
+        """How winnable the game still is: the share of the layouts consistent with what this game showed that the
+        solver, seeing every card, wins (solitaire.expert.win_chance). A player who cannot see them wins at most
+        that."""
         from .expert import win_chance
         return win_chance(self, samples=samples, seed=seed)
 

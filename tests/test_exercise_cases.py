@@ -40,10 +40,22 @@ def _fits(c, u, v):
     return colour and v.ranks.index(u.rank_name) == v.ranks.index(c.rank_name) + up
 
 
-def _dfs(start, max_nodes=100_000, off_by_one=False, reverse=False, empty_start=False):
-    """07.dfs as a student writes it; ``reverse`` tries the moves last first (right too: the question names no
-    order), ``empty_start`` leaves the start out of the visited set (wrong: it counts one fewer where no move
-    leads back to the start)."""
+def _foundations_first(moves):
+    """Flips and foundation moves pushed last, so that a stack tries them first."""
+    return sorted(moves, key=lambda m: m.kind in ("flip", "w>f", "t>f"))
+
+
+def _shuffled(seed):
+    """The moves in a seeded random order, another at each position."""
+    import random
+    rng = random.Random(seed)
+    return lambda moves: rng.sample(list(moves), len(moves))
+
+
+def _dfs(start, max_nodes=100_000, off_by_one=False, reverse=False, empty_start=False, order=None):
+    """07.dfs as a student writes it; ``reverse`` tries the moves last first and ``order`` sorts them its own way
+    (right too: the question names no order), ``empty_start`` leaves the start out of the visited set (wrong: it
+    counts one fewer where no move leads back to the start)."""
     from solitaire import apply, legal_moves
     from solitaire.lessons.lesson07 import plain_key
     from solitaire.moves import is_won
@@ -53,12 +65,55 @@ def _dfs(start, max_nodes=100_000, off_by_one=False, reverse=False, empty_start=
         p = stack.pop()
         if is_won(p):
             return "won", len(visited)
-        for m in (reversed(legal_moves(p)) if reverse else legal_moves(p)):
+        moves = reversed(legal_moves(p)) if reverse else legal_moves(p)
+        for m in (order(moves) if order else moves):
             q = apply(p, m)
             if plain_key(q) not in visited:
                 if (len(visited) > max_nodes) if off_by_one else (len(visited) >= max_nodes):
                     return "unknown", len(visited)
                 visited.add(plain_key(q))
+                stack.append(q)
+    return "unwinnable", len(visited)
+
+
+def _dfs_marked_when_popped(start, max_nodes=100_000):
+    """A search that pushes every child and marks a position seen only when it takes it off the stack."""
+    from solitaire import apply, legal_moves
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import is_won
+    visited, stack = set(), [start]
+    while stack:
+        p = stack.pop()
+        if plain_key(p) in visited:
+            continue
+        visited.add(plain_key(p))
+        if is_won(p):
+            return "won", len(visited)
+        if len(visited) >= max_nodes:
+            return "unknown", len(visited)
+        stack += [apply(p, m) for m in legal_moves(p)]
+    return "unwinnable", len(visited)
+
+
+def _dfs_won_when_pushed(start, max_nodes=100_000, popped=False):
+    """A search that tests is_won(q) on each new child and stops there; ``popped`` instead counts the positions
+    taken off the stack."""
+    from solitaire import apply, legal_moves
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import is_won
+    visited, stack, taken = {plain_key(start)}, [start], 0
+    while stack:
+        p = stack.pop()
+        taken += 1
+        if popped and is_won(p):
+            return "won", taken
+        for q in (apply(p, m) for m in legal_moves(p)):
+            if plain_key(q) not in visited:
+                if len(visited) >= max_nodes:
+                    return "unknown", len(visited)
+                visited.add(plain_key(q))
+                if is_won(q) and not popped:
+                    return "won", len(visited)
                 stack.append(q)
     return "unwinnable", len(visited)
 
@@ -177,11 +232,18 @@ def _cases() -> dict[str, tuple[list, list]]:
         "06.wilson": ([], [_exec_copy(wilson),  # exec(inspect.getsource(wilson))
                            _exec_copy(wilson, {"centre": "mid", "half": "h", "denominator": "d"}, reformat=True),
                            lambda k, n: wilson(k, n)]),
-        "07.dfs": ([_dfs, lambda start, max_nodes: _dfs(start, max_nodes, reverse=True)],
+        "07.dfs": ([_dfs, lambda start, max_nodes: _dfs(start, max_nodes, reverse=True),
+                    # any order of moves (issue 52): foundation moves and flips first, or a new random order each time
+                    lambda start, max_nodes: _dfs(start, max_nodes, order=_foundations_first),
+                    lambda start, max_nodes: _dfs(start, max_nodes, order=_shuffled(52))],
                    [_exec_copy(lesson07.depth_first, call="def answer(start, max_nodes):\n"
                                                           "    return depth_first(start, max_nodes=max_nodes)"),
                     lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True),  # > for >=
-                    lambda start, max_nodes: _dfs(start, max_nodes, empty_start=True)]),
+                    lambda start, max_nodes: _dfs(start, max_nodes, empty_start=True),
+                    lambda start, max_nodes: _dfs(start, max_nodes, empty_start=True, order=_foundations_first),
+                    lambda start, max_nodes: _dfs(start, max_nodes, off_by_one=True, order=_shuffled(52)),
+                    _dfs_marked_when_popped, _dfs_won_when_pushed,
+                    lambda start, max_nodes: _dfs_won_when_pushed(start, max_nodes, popped=True)]),
         "07b.canonical": ([lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden))))],
                           [lambda p: (p.stock, p.waste[-1:], p.foundations,  # only the card a move can take
                                       tuple(sorted(zip(p.columns, p.hidden))))]),

@@ -334,6 +334,18 @@ def test_dfs_check_names_the_visited_set_when_that_is_the_fault(search: str, cap
     assert not ok and "stack.pop(0), which searches breadth-first" in out and "visited set" not in out
 
 
+def test_dfs_check_takes_any_order_of_moves_and_still_names_the_slip(capsys: pytest.CaptureFixture) -> None:
+    """The question names no order (issue 52): a search that tries foundation moves and flips first is right, and
+    the same search with its visited set started empty, or marking positions only as it pops them, is told why."""
+    from test_exercise_cases import _dfs as _student_dfs, _dfs_marked_when_popped, _foundations_first
+
+    assert feedback(capsys, "07.dfs", lambda s, n: _student_dfs(s, n, order=_foundations_first))[0]
+    ok, out = feedback(capsys, "07.dfs", lambda s, n: _student_dfs(s, n, empty_start=True, order=_foundations_first))
+    assert not ok and "visited = {plain_key(start)}" in out
+    ok, out = feedback(capsys, "07.dfs", _dfs_marked_when_popped)
+    assert not ok and "did not take the positions off its stack as a depth-first search does" in out
+
+
 def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.CaptureFixture) -> None:
     """A check that talks about a position draws it (the text diagram, columns t1 t2 ...), never its repr."""
     wrong = [("07b.safe", lambda p, card: card.rank_name in ("A", "2")),
@@ -415,6 +427,28 @@ def _dfs_keyed_by_position(start, max_nodes=100_000):
     return "unwinnable", len(visited)
 
 
+def _unknown(game: Game) -> int:
+    """Lesson 08's unknown slots at any point of a Klondike game: the face-down cards, and the stock until the
+    waste is first turned over (every stock card has been seen by then)."""
+    p = game.position
+    return sum(p.hidden) + (len(p.stock) if p.recycles == 0 else 0)
+
+
+def _layouts(game: Game) -> int:
+    """Lesson 08's solution: the unseen cards dealt into the unknown slots in every order."""
+    import math
+    return math.factorial(_unknown(game))
+
+
+def test_layouts_check_names_the_waste_counted_as_unknown(capsys: pytest.CaptureFixture) -> None:
+    """The waste counted as unknown makes 44! in the practice game, once made a float and called "too high"."""
+    import math
+    ok, out = feedback(capsys, "08.layouts", lambda game: math.factorial(_unknown(game) + len(game.position.waste)))
+    assert not ok and "the cards of the waste" in out and "too high" not in out
+    ok, out = feedback(capsys, "08.layouts", lambda game: math.factorial(sum(game.position.hidden)))
+    assert not ok and "never been turned up" in out
+
+
 def _canonical_key(p):
     """Lesson 07b's solution: the position with its columns (each with its face-down count) as a set."""
     return p.stock, p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))
@@ -436,14 +470,14 @@ def _disagreeing_game(seed: int) -> Game:
 
 
 def _alone(expert_games, greedy_games, swap=False, wins=False, by_position=False):
-    """Lesson 08b's solution (the deals the expert alone wins and greedy alone wins, lined up by seed), or a slip:
-    the two swapped, each player's wins, or the tables lined up by row instead of by seed."""
+    """Lesson 08b's solution (the deals the expert alone wins and greedy alone wins, lined up by seed with merge), or
+    a slip: the two swapped, each player's wins, or the tables lined up by row instead of by seed."""
     if by_position:
-        expert_won = (expert_games.outcome == "won").to_numpy()
-        greedy_won = (greedy_games.outcome == "won").to_numpy()[:len(expert_won)]
+        expert_won = (expert_games["outcome"] == "won").to_numpy()
+        greedy_won = (greedy_games["outcome"] == "won").to_numpy()[:len(expert_won)]
     else:
-        expert_won = expert_games.outcome == "won"
-        greedy_won = greedy_games.loc[expert_games.index].outcome == "won"
+        both = expert_games.merge(greedy_games, on="seed")
+        expert_won, greedy_won = both["outcome_x"] == "won", both["outcome_y"] == "won"
     if wins:
         return int(expert_won.sum()), int(greedy_won.sum())
     pair = int((expert_won & ~greedy_won).sum()), int((greedy_won & ~expert_won).sum())
@@ -452,10 +486,8 @@ def _alone(expert_games, greedy_games, swap=False, wins=False, by_position=False
 
 def _lesson_alone() -> tuple[int, int]:
     """08b.alone's counts on the shipped tables: a constant a student might copy from TEACHERS.md."""
-    from solitaire.experiments import shipped
-    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed")
-    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
-    return _alone(expert, greedy)
+    from solitaire.lessons.lesson08 import lesson_tables
+    return _alone(*lesson_tables())
 
 
 def _by_hand(k, n, z=1.96):
@@ -592,10 +624,12 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
             lambda p: (p.waste, p.foundations, tuple(sorted(zip(p.columns, p.hidden)))),  # forgets the stock
             lambda p: [p.stock, p.waste, p.foundations, sorted(zip(p.columns, p.hidden))],  # unhashable
             lambda p: canonical_state_key(p)], 42),  # a wrapper around the kit's key
-        "08.layouts": (lambda game: math.factorial(sum(game.position.hidden)),
-                       [lambda game: math.factorial(sum(game.position.hidden) + 1),  # the flipped card still unknown
-                        lambda game: math.factorial(sum(game.position.hidden) + len(game.position.waste)),  # the waste
-                        lambda game: sum(game.position.hidden),  # the slots, not the layouts
+        "08.layouts": (_layouts,
+                       [lambda game: math.factorial(_unknown(game) + 1),  # the flipped card still unknown
+                        lambda game: math.factorial(_unknown(game) + len(game.position.waste)),  # the waste
+                        lambda game: _unknown(game),  # the slots, not the layouts
+                        lambda game: math.factorial(sum(game.position.hidden)),  # the unseen stock forgotten
+                        lambda game: math.factorial(sum(game.position.hidden) + len(game.position.stock)),  # seen stock
                         lambda game: layouts], "20!"),  # the practice game's number, whatever the game
         "08.chance_by_hand": (_chance_by_hand, [lambda c: _chance_by_hand(c, naive=True),
                                                 lambda c: _chance_by_hand(c, count_first=True),

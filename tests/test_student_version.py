@@ -297,17 +297,17 @@ def _search_kit_answers(lesson: str) -> list[str]:
     import math
 
     from solitaire.endgame import safe_to_foundation
-    from solitaire.experiments import shipped, wilson
-    from solitaire.lessons import lesson07, lesson07b
+    from solitaire.experiments import shipped
+    from solitaire.lessons import lesson07, lesson07b, lesson08
 
     functions = {"07_search": [lesson07.depth_first], "07b_solver_ideas": [lesson07.canonical_state_key,
                                                                            safe_to_foundation,
                                                                            lesson07b.play_safe_moves],
-                 "08_uncertainty": [wilson], "08b_playing_blind": []}[lesson]
+                 "08_uncertainty": [], "08b_playing_blind": [lesson08.games_alone]}[lesson]
     body = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()[1:]]
     texts = [line for line in body if len(line) > 12 and not line.startswith(('"""', "#", ">>>"))]
     if lesson == "08_uncertainty":
-        texts += [str(math.factorial(20)), f"{math.factorial(20):.3e}", f"{wilson(8, 10)[0]:.3f}"]
+        texts += [str(math.factorial(34)), f"{math.factorial(34):.3e}"]  # the practice game: 34 cards unknown
     if lesson == "08b_playing_blind":
         expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed").outcome
         greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")

@@ -128,9 +128,76 @@ def _reversed_children(p: Position) -> list[Position]:
     return all_children(p)[::-1]
 
 
+def _expanded(fn: Any, start: Position, max_nodes: int) -> tuple[Any, list[Position]]:
+    """Call a student's search and record, in order, each position whose moves it asks for (``legal_moves(p)``,
+    watched with ``sys.setprofile``): the positions it took off its stack and expanded."""
+    import sys
+    seen: list[Position] = []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is legal_moves.__code__:
+            p = frame.f_locals.get("p")
+            if isinstance(p, Position) and not (seen and plain_key(seen[-1]) == plain_key(p)):
+                seen.append(p)
+
+    before = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        got = call_student(fn, start, max_nodes)
+    finally:
+        sys.setprofile(before)
+    return got, seen
+
+
+def _won_count(start: Position, expanded: list[Position]) -> int | None:
+    """The positions a depth-first search has seen when it takes a won position off its stack, if it expanded the
+    positions ``expanded`` in that order; None if no depth-first search, whatever order it tries moves in, expands
+    them so. The stack is replayed as groups (the new children of one expanded position, pushed together in an
+    order the question leaves free): the next position expanded is always one of the top group's."""
+    visited, groups = {plain_key(start)}, [{plain_key(start): start}]
+    for p in expanded:
+        while groups and not groups[-1]:
+            groups.pop()
+        if is_won(p):
+            break
+        if not groups or plain_key(p) not in groups[-1]:
+            return None
+        del groups[-1][plain_key(p)]
+        new = {}
+        for q in all_children(p):
+            if plain_key(q) not in visited:
+                visited.add(plain_key(q))
+                new[plain_key(q)] = q
+        groups.append(new)
+    while groups and not groups[-1]:
+        groups.pop()
+    return len(visited) if groups and any(is_won(q) for q in groups[-1].values()) else None
+
+
+def _any_order_fault(fn: Any, start: Position, where: str) -> str | None:
+    """None if the student's search from ``start`` (a position the kit's search wins) answers as a depth-first
+    search that tries moves in its own order does, else what is wrong: the question names no order of moves,
+    and the count of a won deal depends on it."""
+    got, expanded = _expanded(fn, start, 100_000)
+    want = _won_count(start, expanded)
+    if want is None:
+        return (f"{where} your search says {_shown(got)}, but it did not take the positions off its stack as a "
+                "depth-first search does: does it take the newest position (stack.pop()), test is_won(p) then, and "
+                "push each child whose plain_key is new, adding its key to the visited set as it pushes it?")
+    if _pair(got) and tuple(got) == (Outcome.WON, want):
+        return None
+    if _pair(got) and got[0] == Outcome.WON and got[1] == want - 1:
+        return (f"{where} your search says {_shown(got)}: one position fewer than a depth-first search trying moves "
+                "in the same order sees. Does the visited set hold the start from the beginning, visited = "
+                "{plain_key(start)}, and does it test is_won(p) only when it takes p off the stack?")
+    return (f"{where} your search says {_shown(got)}, but trying moves in the order it does, a depth-first search "
+            f"wins after {want} positions: does it count every child when it first sees it (a won one too), and "
+            "test is_won(p) when it takes p off the stack?")
+
+
 def _kits_answers(seed: int) -> set[tuple[str, int]]:
-    """The kit's search of Mini deal ``seed`` trying moves in legal_moves order and in reverse: the question
-    names no order, and a won deal's count depends on it."""
+    """The kit's search of Mini deal ``seed`` trying moves in legal_moves order and in reverse (a quick first
+    test: an answer in another order is replayed, see ``_any_order_fault``)."""
     return {_remembered((seed, "plain"), lambda: depth_first(deal(MINI, seed))),
             _remembered((seed, "reversed"), lambda: depth_first(deal(MINI, seed), children=_reversed_children))}
 
@@ -140,7 +207,6 @@ def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
     if _pair(got) and tuple(got) in _kits_answers(seed):
         return None
     want_status, want_nodes = _remembered((seed, "plain"), lambda: depth_first(deal(MINI, seed)))
-    other_nodes = _WORKED[seed, "reversed"][1]
     if not _pair(got):
         return (f"dfs should return a pair (status, nodes) such as ('won', 812), but it returned {_shown(got)}."
                 + _diagram_of(got))
@@ -156,12 +222,9 @@ def _dfs_verdict(fn: Any, seed: int, got: Any) -> str | None:
                 "take off the stack" if want_status == Outcome.WON else
                 "a search may say 'won' only when it reached a won position")
         return f"on Mini Klondike deal {seed} your search says {_short(status)}, but that is not right: {hint}."
-    if want_status == Outcome.WON and nodes != want_nodes:
-        return (f"on deal {seed} your search says 'won' after {_short(nodes)} positions, but taking the newest "
-                f"position off the stack, trying moves in legal_moves order, it is {want_nodes} ({other_nodes} "
-                "trying them in reverse): does it count every child when it first sees it (a won one too), and test "
-                "is_won(p) when it takes p off the stack?")
-    if want_status == Outcome.UNWINNABLE and nodes != want_nodes:
+    if want_status == Outcome.WON:
+        return _any_order_fault(fn, deal(MINI, seed), f"on Mini Klondike deal {seed}")
+    if nodes != want_nodes:
         way = "more" if nodes > want_nodes else "fewer"
         return (f"on deal {seed}, which cannot be won, every correct search sees each reachable position exactly "
                 f"once, whatever order it tries moves in; yours counts {way} positions than that. Do you key the "
@@ -201,14 +264,33 @@ def _never_met_again(p: Position) -> bool:
     return not met and Outcome.UNKNOWN not in finished
 
 
-@exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key) that "
-                    "returns (status, nodes): 'won', 'unwinnable' or 'unknown', and the positions it saw.",
+def _from_start_fault(fn: Any, start: Position) -> str | None:
+    """None if the student's search from ``start``, a position no move leads back to, answers right (in the order
+    it tries moves); else what is wrong, with the position drawn: a visited set that starts empty counts one fewer
+    here, where from a deal the search meets the start again and the slip hides."""
+    got = call_student(fn, start, 100_000)
+    in_order, reverse = depth_first(start), depth_first(start, children=_reversed_children)
+    if _pair(got) and tuple(got) in (in_order, reverse):
+        return None
+    where = "from this Mini Klondike position, which no move leads back to (its stock and waste are empty),"
+    if in_order[0] == Outcome.WON and _pair(got) and got[0] == Outcome.WON:
+        fault = _any_order_fault(fn, start, where)
+    else:
+        fault = (f"{where} your search returned {_shown(got)}, but it is {in_order}: does the visited set hold the "
+                 "start from the beginning, visited = {plain_key(start)}?")
+    return fault and f"{fault}\n{text_diagram(start)}"
+
+
+@exercise("07.dfs", "Write dfs(start, max_nodes): a depth-first search with a visited set (keyed by plain_key), "
+                    "trying moves in any order you like, that returns (status, nodes): 'won', 'unwinnable' or "
+                    "'unknown', and the positions it saw.",
           pieces=["solitaire.lessons.lesson07.depth_first"], shows=("solitaire.lessons.lesson07.depth_first",
                                                                      "visited = {key(start)}", None))
 def _dfs(fn: Any) -> Verdict:
     """Refuses a wrapper around the kit's search, tests the budget, then runs the student's search on the
     unwinnable deal 14 first (a search without a working visited set never ends there: its budget runs out)
-    and on deals 0, 1 and 2, beside the kit's."""
+    and on deal 0 and three hidden deals. A won deal's count depends on the order of the moves, which the
+    question leaves free: an answer that differs from the kit's in both orders is replayed in its own order."""
     kit = calls_into(fn, (deal(MINI, 0), 50), [depth_first])
     if kit:
         return Verdict(False, f"your dfs calls the kit's {kit}, so it is the kit's search, not yours: write the "
@@ -223,14 +305,9 @@ def _dfs(fn: Any) -> Verdict:
         fault = _dfs_verdict(fn, seed, call_student(fn, deal(MINI, seed), 100_000))
         if fault:
             return Verdict(False, fault)
-    start = _start_never_again()
-    got = call_student(fn, start, 100_000)
-    in_order, reverse = depth_first(start), depth_first(start, children=_reversed_children)
-    if not (_pair(got) and tuple(got) in (in_order, reverse)):
-        return Verdict(False, f"from this Mini Klondike position, which no move leads back to (its stock and waste "
-                              f"are empty), your search returned {_shown(got)}, but it is {in_order} trying moves in "
-                              f"legal_moves order ({reverse} in reverse): does the visited set hold the start from "
-                              f"the beginning, visited = {{plain_key(start)}}?\n{text_diagram(start)}")
+    fault = _from_start_fault(fn, _start_never_again())
+    if fault:
+        return Verdict(False, fault)
     everything = _remembered((UNWINNABLE_MINI, "plain"), lambda: depth_first(deal(MINI, UNWINNABLE_MINI)))[1]
     got = call_student(fn, deal(MINI, UNWINNABLE_MINI), everything)
     if got != (Outcome.UNWINNABLE, everything):

@@ -9,6 +9,7 @@ counts exact).
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 from ..endgame import Outcome
@@ -25,7 +26,7 @@ from .guard import hidden_inputs
 CHANCE_GAME = ("klondike", 4)  # the deal whose win chance the exercise estimates by hand
 CHANCE_SAMPLES = 10
 LAYOUTS_GAME = ("klondike", 10)  # the deal, and the moves played on it, whose layouts the exercise counts
-LAYOUTS_MOVES = ("t1>f", "t5>f", "flip t5") + ("draw",) * 24  # then every stock card has been seen once
+LAYOUTS_MOVES = ("t1>f", "t5>f", "flip t5") + ("draw",) * 10  # part way through the first pass: 14 stock cards unseen
 
 
 def _numbers(answer: Any, how_many: int, example: str) -> list[Any]:
@@ -65,39 +66,71 @@ def _played_game(seed: int, texts: list[str]) -> Game:
     return game
 
 
-PASS_GAMES = [g for g in hidden_inputs(8010, 12, _pass_game)]  # the hidden games 08.layouts is tried on
+PASS_GAMES = [g for g in hidden_inputs(8010, 12, _pass_game)]  # hidden games after the whole stock was drawn
+
+
+def _any_game(rng: Any) -> tuple[int, list[str]]:
+    """A hidden Klondike game at any point: at the deal, during the first pass through the stock, or after
+    recycles; moves of seeded random play."""
+    seed = rng.randrange(100, 10_000)
+    game, texts = Game("klondike", seed), []
+    for _ in range(rng.choice([0, 3, 8, 15, 30, 60, 120])):
+        moves = game.legal_moves()
+        if not moves or game.is_over():
+            break
+        move = rng.choice(moves)
+        texts.append(str(move))
+        game.play(move)
+    return seed, texts
+
+
+ANY_GAMES = [g for g in hidden_inputs(8011, 12, _any_game)]  # hidden games at any point, the deal among them
+
+
+def _exact(got: Any) -> Any:
+    """A whole-number answer as a Python int (a factorial is far beyond a float's digits), else it as a float."""
+    x = as_number(got)
+    if x is not None and float(x).is_integer() and isinstance(got, (int, numbers.Integral)):
+        return int(got)
+    return x
 
 
 def _layouts_verdict(got: Any, game: Game, shown: str) -> Verdict | None:
     """None if ``got`` is the number of consistent layouts in ``game``, else the refusal that names the slip."""
-    known = game_knowledge(game)
+    known, p = game_knowledge(game), game.position
     slots, want = known.unknown_slots, count_layouts(known)
-    x = as_number(got)
-    if x is not None and agrees(x, want):
+    x = _exact(got)
+    if x is not None and agrees(float(x), float(want)) and (not isinstance(x, int) or x == want):
         return None
+    unseen_stock = len(p.stock) if p.recycles == 0 else 0
     if x == slots:
         return Verdict(False, f"{shown} gave {slots}, the number of unknown slots; the question asks in how many "
                               f"ways the {slots} unseen cards can fill them.")
-    if x is not None and x in {math.factorial(slots + k) for k in range(1, 25)}:
+    if unseen_stock and x == math.factorial(sum(p.hidden)):
+        return Verdict(False, f"{shown} counts only the face-down cards, but {unseen_stock} cards of the stock have "
+                              "never been turned up: which cards they are, and in what order, is unknown too.\n"
+                              + text_diagram(p))
+    if x is not None and x in {math.factorial(slots + k) for k in range(1, 53)}:
         return Verdict(False, f"{shown} counts cards a careful player already knows as unknown: every card turned "
-                              "up once, each card of the waste included, is remembered (lesson 08's Memory), and a "
-                              "face-up card in a column is seen.")
-    if x is not None and math.isclose(x, want, rel_tol=0.01):
+                              "up once is remembered (the cards of the waste, and once the waste has been turned "
+                              "over, the whole stock), and a face-up card in a column is seen.\n" + text_diagram(p))
+    if x is not None and math.isclose(float(x), float(want), rel_tol=0.01):
         return Verdict(False, f"{shown} is close, but a number of layouts is a count, exact to the last digit: give "
                               "the whole number (math.factorial gives it), not a rounded one.")
     verdict = number_verdict(got, want, "the number of consistent layouts")
-    return Verdict(False, f"{shown}: {verdict.message} Count the unknown slots in this position (face-down cards; "
-                          f"every stock card has been turned up) and the ways to deal the unseen cards into them:\n"
-                          + text_diagram(game.position))
+    return Verdict(False, f"{shown}: {verdict.message} Count the unknown slots in this position (face-down cards, "
+                          "and stock cards never turned up) and the ways to deal the unseen cards into them:\n"
+                          + text_diagram(p))
 
 
 @exercise("08.layouts", "Write layouts(game): how many layouts of the unseen cards are consistent with what a careful "
-                        "player has seen, in a Klondike game in which every stock card has been turned up. It is "
-                        "tried on the practice game and on games the lesson never shows.",
+                        "player has seen, at any point of a Klondike game (one card a draw). It is tried on the "
+                        "practice game and on games the lesson never shows: at the deal, during the first pass "
+                        "through the stock, and after it.",
           pieces=["solitaire.knowledge.game_knowledge", "solitaire.knowledge.count_layouts"], shows=())
 def _layouts(answer: Any) -> Verdict:
     needs_function(answer, "layouts(game)", "a number answers one position only")
-    cases = [(*LAYOUTS_GAME[1:], list(LAYOUTS_MOVES))] + PASS_GAMES
+    cases = [(*LAYOUTS_GAME[1:], list(LAYOUTS_MOVES))] + ANY_GAMES + PASS_GAMES
     for i, (seed, texts) in enumerate(cases):
         shown = "layouts(practice)" if i == 0 else f"layouts(a game on deal {seed}, {len(texts)} moves played)"
         got = call_student(answer, _played_game(seed, texts))
@@ -105,8 +138,8 @@ def _layouts(answer: Any) -> Verdict:
         if refused:
             return refused
     known = game_knowledge(_played_game(*cases[0]))
-    return Verdict(True, f"right on the practice game and on {len(PASS_GAMES)} others: in the practice game "
-                         f"{known.unknown_slots} face-down cards are the only unknown slots, so "
+    return Verdict(True, f"right on the practice game and on {len(cases) - 1} others, at the deal, during the first "
+                         f"pass and after it: in the practice game {known.unknown_slots} cards are unknown, so "
                          f"{known.unknown_slots}! = {count_layouts(known):.3e} layouts.")
 
 
@@ -194,7 +227,7 @@ def _disagree(answer: Any) -> Verdict:
 
 def _games_table(seeds: list[int], outcomes: list[str]) -> Any:
     import pandas as pd
-    return pd.DataFrame({"outcome": outcomes}, index=pd.Index(seeds, name="seed"))
+    return pd.DataFrame({"seed": seeds, "outcome": outcomes})
 
 
 def _two_players(rng: Any) -> tuple[list[int], list[str], list[int], list[str]]:
@@ -213,10 +246,26 @@ def _two_players(rng: Any) -> tuple[list[int], list[str], list[int], list[str]]:
 PLAYER_PAIRS = hidden_inputs(8030, 10, _two_players)  # the hidden tables 08b.alone is tried on
 
 
+def games_alone(first_games: Any, second_games: Any) -> tuple[int, int]:
+    """The kit's ``alone`` (lesson 08b): of the deals in both tables of games (columns ``seed`` and ``outcome``),
+    those the first player wins and the second does not, and the other way round, lined up by seed.
+
+    >>> import pandas as pd
+    >>> first = pd.DataFrame({"seed": [1, 2, 3], "outcome": ["won", "lost", "won"]})
+    >>> second = pd.DataFrame({"seed": [3, 2, 1, 9], "outcome": ["won", "won", "lost", "won"]})
+    >>> games_alone(first, second)
+    (1, 1)
+    """
+    both = first_games.merge(second_games, on="seed")
+    first_won, second_won = both["outcome_x"] == Outcome.WON, both["outcome_y"] == Outcome.WON
+    return int((first_won & ~second_won).sum()), int((second_won & ~first_won).sum())
+
+
 def _alone_counts(first: Any, second: Any) -> tuple[int, int]:
-    """The kit's count: deals the first table's player alone wins, and the second's alone, lined up by seed."""
-    a, b = first.outcome, second.outcome.loc[first.index]
-    return int(((a == Outcome.WON) & (b != Outcome.WON)).sum()), int(((b == Outcome.WON) & (a != Outcome.WON)).sum())
+    """The expected counts, worked out apart from ``games_alone`` (which a check switches off)."""
+    outcome = dict(zip(second["seed"], second["outcome"]))
+    pairs = [(a == Outcome.WON, outcome[s] == Outcome.WON) for s, a in zip(first["seed"], first["outcome"])]
+    return sum(a and not b for a, b in pairs), sum(b and not a for a, b in pairs)
 
 
 def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | None:
@@ -224,7 +273,9 @@ def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | N
     expert_only, greedy_only = _numbers(got, 2, "(40, 25)")
     want = _alone_counts(first, second)
     pair = as_number(expert_only), as_number(greedy_only)
-    wins = int((first.outcome == Outcome.WON).sum()), int((second.outcome.loc[first.index] == Outcome.WON).sum())
+    outcome = dict(zip(second["seed"], second["outcome"]))
+    wins = (int((first["outcome"] == Outcome.WON).sum()),
+            sum(outcome[s] == Outcome.WON for s in first["seed"]))
     if pair == want:
         return None
     if pair == want[::-1]:
@@ -245,16 +296,16 @@ def _alone_verdict(got: Any, first: Any, second: Any, shown: str) -> Verdict | N
     return None
 
 
-@exercise("08b.alone", "Write alone(expert_games, greedy_games): for two tables of games indexed by seed, with an "
-                      "outcome column, (deals the first player wins and the second does not, deals the second wins "
-                      "and the first does not). It is tried on the 300 Klondike deals of the shipped tables and on "
-                      "tables the lesson never shows.")
+@exercise("08b.alone", "Write alone(first_games, second_games): for two tables of games with the columns seed and "
+                      "outcome, (deals the first player wins and the second does not, deals the second wins and the "
+                      "first does not), lined up by seed. It is tried on the 300 Klondike deals of the shipped tables "
+                      "and on tables the lesson never shows.",
+          pieces=["solitaire.lessons.lesson08.games_alone"],
+          shows=("solitaire.lessons.lesson08.games_alone", "both =", None))
 def _alone(answer: Any) -> Verdict:
-    from ..experiments import shipped
-    needs_function(answer, "alone(expert_games, greedy_games)", "two numbers answer one pair of tables only")
-    expert = shipped("expert").query("variant == 'klondike' and strategy == 'expert'").set_index("seed")
-    greedy = shipped("seed_variants").query("variant == 'klondike' and strategy == 'greedy'").set_index("seed")
-    cases = [(expert, greedy, "alone(reveal_games, greedy_games)")]
+    needs_function(answer, "alone(first_games, second_games)", "two numbers answer one pair of tables only")
+    expert, greedy = lesson_tables()
+    cases = [(expert, greedy, "alone(expert_games, greedy_games)")]
     for seeds, first, second_seeds, second in PLAYER_PAIRS:
         cases.append((_games_table(seeds, first), _games_table(second_seeds, second),
                       f"alone on {len(seeds)} deals the lesson never shows"))
@@ -267,3 +318,19 @@ def _alone(answer: Any) -> Verdict:
     return Verdict(True, f"right on the shipped tables and on {len(PLAYER_PAIRS)} pairs the lesson never shows: the "
                          f"expert alone wins {want[0]} deals and greedy alone {want[1]}; on the other "
                          f"{len(expert) - sum(want)} both win or both lose.")
+
+
+def lesson_tables(strategies: tuple[str, ...] = ("expert", "greedy")) -> list[Any]:
+    """Lesson 08b's tables of games (columns seed and outcome) on the 300 Klondike deals the expert played, one per
+    strategy, from the shipped tables: the expert's own, greedy's and the solver's (seed_variants).
+
+    >>> [len(t) for t in lesson_tables(("expert", "solver"))]
+    [300, 300]
+    """
+    from ..experiments import shipped
+    rows = shipped("expert")
+    expert = rows[(rows["variant"] == "klondike") & (rows["strategy"] == "expert")][["seed", "outcome"]]
+    others = shipped("seed_variants")
+    others = others[(others["variant"] == "klondike") & others["seed"].isin(expert["seed"])]
+    return [expert if name == "expert" else others[others["strategy"] == name][["seed", "outcome"]]
+            for name in strategies]
