@@ -106,6 +106,24 @@ def test_places(capsys: pytest.CaptureFixture) -> None:
     assert not ok
 
 
+def test_places_takes_any_sequence_of_counts(capsys: pytest.CaptureFixture) -> None:
+    """The prompt names no sequence type (issue 52): a tuple, a numpy array (of ints or floats) and a pandas
+    Series are counts too; the same mistakes in an array are refused as in a list."""
+    np, pd = pytest.importorskip("numpy"), pytest.importorskip("pandas")
+    for right in (lambda c, v, n: tuple(_places(c, v, n)), lambda c, v, n: np.array(_places(c, v, n)),
+                  lambda c, v, n: np.array(_places(c, v, n), dtype=float), lambda c, v, n: pd.Series(_places(c, v, n))):
+        ok, out = feedback(capsys, "01b.places", right)
+        assert ok, out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: np.array(_places(c, v, n, first_seed=1)))
+    assert not ok and "are the seeds 0 to" in out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: np.array(_places(c, v, n - 1)))
+    assert not ok and "count each shuffle once" in out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: np.array([0] + _places(c, v, n)))  # places from 1
+    assert not ok and "counts, but the deck has" in out
+    ok, out = feedback(capsys, "01b.places", lambda c, v, n: np.array([_places(c, v, n)]))  # a table of one row
+    assert not ok and "an array of shape (1, " in out
+
+
 def _forgets_return(*args):
     args[0] == args[1]  # noqa: B015  (the comparison is computed, then dropped: a student's missing return)
 
