@@ -68,8 +68,13 @@ def _place_inputs() -> list[tuple[Card, Variant, int]]:
 
 
 def _counts(got: Any, size: int, call: str) -> list[float]:
-    """A student's counts as a list, one number a place: a list or tuple, or a dict (or pandas Series) from place
-    to count, in which a place left out counts 0."""
+    """A student's counts as a list, one number a place: a list, a tuple or a one-dimensional numpy array, or a
+    dict (or pandas Series) from place to count, in which a place left out counts 0."""
+    if getattr(got, "ndim", None) == 1 and not hasattr(got, "items"):  # a numpy array of counts (not a Series)
+        got = list(got)
+    elif getattr(got, "ndim", None) is not None and not hasattr(got, "items"):
+        raise NotAnswered(f"{call} returned an array of shape {got.shape}: give one count a place, a list of "
+                          f"{size} numbers")
     if hasattr(got, "items"):
         places = dict(got.items())
         wrong = [p for p in places if not isinstance(p, int) or not 0 <= p < size]
