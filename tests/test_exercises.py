@@ -278,8 +278,11 @@ def test_strategy_errors(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() -> None:
+    """Every check a notebook calls is registered, and every registered exercise is in a lesson or, as optional
+    practice, in a Going deeper notebook (notebooks/deeper/)."""
     used = set()
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "deeper").glob("*.ipynb"))
+    for path in notebooks:
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] != "code":
                 continue
