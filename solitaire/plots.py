@@ -307,8 +307,8 @@ def tournament_ranking(board, ax=None) -> Figure:
 
     ``board`` is ``solitaire.tournament.leaderboard(rows)`` (or ``Results.leaderboard()``): a list of dicts, or a
     DataFrame with the columns entrant, wins, games, win_rate, low and high. The kit's own players keep their
-    fixed colours (an entrant file named ``greedy_player`` is greedy's orange); the students' entrants share
-    their colour, told apart by marker.
+    fixed colours (an entrant file named ``greedy_player`` is greedy's orange); each other entrant gets a colour
+    and a marker of its own (``entrant_style``), and a legend names them all.
 
     >>> fig = tournament_ranking([{"entrant": "ada", "games": 10, "wins": 6, "win_rate": 0.6, "low": 0.31, "high": 0.83},
     ...                           {"entrant": "greedy_player", "games": 10, "wins": 5, "win_rate": 0.5, "low": 0.24,
@@ -324,11 +324,11 @@ def tournament_ranking(board, ax=None) -> Figure:
     for y, row in enumerate(reversed(rows)):
         name = str(row["entrant"])
         known = name.split("_")[0].lower()
-        style = strategy_style(known if known in STRATEGY_STYLES else name, students)
+        style = entrant_style(known if known in STRATEGY_STYLES else name, students)
         students += known not in STRATEGY_STYLES
         rate = row["win_rate"]
         ax.errorbar([rate], [y], xerr=[[rate - row["low"]], [row["high"] - rate]], linestyle="none", capsize=4,
-                    markersize=8, **style)
+                    markersize=8, label=name, **style)
         ax.annotate(f"{row['wins']}/{row['games']}", (row["high"], y), xytext=(6, 0), textcoords="offset points",
                     va="center", fontsize=SMALLEST_TEXT)
     ax.set_yticks(range(len(rows)), [str(r["entrant"]) for r in reversed(rows)])
@@ -338,7 +338,28 @@ def tournament_ranking(board, ax=None) -> Figure:
     ax.set_xlabel("win rate on the tournament's deals, % (Wilson 95% interval)")
     ax.set_title("Class tournament: the same secret deals for every entrant")
     ax.grid(axis="x", alpha=0.3)
+    handles, labels = ax.get_legend_handles_labels()
+    _legend_below(fig, handles[::-1], labels[::-1], title="entrant")  # in the ranking's order, best first
     return fig
+
+
+STUDENT_COLOURS = [STUDENT_STYLE["color"], "#56b4e9", "#000000"]  # Okabe-Ito's vermilion, sky blue and black
+
+
+def entrant_style(name: str, index: int = 0) -> dict:
+    """A tournament entrant's colour and marker: a kit player's own (``strategy_style``), else the ``index``-th
+    student's, whose colour and marker both change from one student to the next (3 colours and 8 markers: 24
+    entrants in a row never share both).
+
+    >>> entrant_style("greedy") == strategy_style("greedy")
+    True
+    >>> entrant_style("ada", 0)["color"] != entrant_style("bob", 1)["color"]
+    True
+    """
+    style = strategy_style(name, index)
+    if style["color"] == STUDENT_STYLE["color"]:
+        style = {"color": STUDENT_COLOURS[index % len(STUDENT_COLOURS)], "marker": OTHER_MARKERS[index % len(OTHER_MARKERS)]}
+    return style
 
 
 @_projector

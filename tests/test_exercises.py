@@ -247,6 +247,16 @@ def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: p
     ok, out = feedback(capsys, "05.strategy", _uncover_first)
     assert mine > random_wins and ok and f"your strategy won {mine}, random {random_wins}, greedy {greedy_wins}" in out
     assert "beat random" in out and "sign test" in out
+    # the kit's own version it then shows is a strategy, the piece asked for, not greedy's unrelated rule
+    assert "def _progress_first(obs" in out and "def rule(" not in out
+
+
+def test_the_kits_own_strategy_beats_random_and_a_copy_of_it_is_named(capsys: pytest.CaptureFixture) -> None:
+    """The strategy 05.strategy shows once an answer is right beats random, and handing it in is refused as the
+    kit's own."""
+    assert _wins(lesson05._FunctionStrategy(lesson05._progress_first)) > _wins("random")
+    ok, out = feedback(capsys, "05.strategy", lesson05._progress_first)
+    assert not ok and "kit's" in out
 
 
 def test_a_random_player_with_another_seed_does_not_beat_random(capsys: pytest.CaptureFixture) -> None:

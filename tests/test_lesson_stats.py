@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -66,6 +67,13 @@ def _tail(a: int, b: int, exactly: bool = False, start: int = 0) -> float:
 
 def _p_value(a: int, b: int) -> float:
     return min(1.0, 2 * _tail(a, b))
+
+
+def _exact_p_value(a: int, b: int) -> Fraction:
+    """06b.p_value in exact fractions, as a student may write it with fractions.Fraction: right (before Python
+    3.12 the check once crashed formatting it)."""
+    m = a + b
+    return min(Fraction(1), 2 * sum(Fraction(math.comb(m, k), 2**m) for k in range(max(a, b), m + 1)))
 
 
 def _share(variant, deals: int, first: int = 0) -> float:
@@ -144,8 +152,8 @@ def _numeric_forms(x: float) -> list:
 
 def _right_answers(name: str) -> list:
     right = CASES[name][0]
-    if name == "06b.p_value":  # as numpy numbers too
-        return [right, lambda a, b: np.float64(right(a, b))]
+    if name == "06b.p_value":  # as numpy numbers and exact fractions too
+        return [right, lambda a, b: np.float64(right(a, b)), _exact_p_value]
     if name == "06b.win_share":
         return [right, lambda v, d: np.float64(right(v, d)), lambda v, d: pd.Series([right(v, d)]).iloc[0]]
     if name == "06a.winnable_range":  # the ends as numpy numbers, and to 3 decimals as the lesson prints them

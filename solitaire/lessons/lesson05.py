@@ -151,11 +151,33 @@ def versus_random(strategy: Any) -> None:
         print(f"{stuck} of its games ran into the {STRATEGY_MAX_MOVES:,}-move limit.")
 
 
+def _progress_first(obs: Any, moves: Any) -> Any:
+    """The kit's own answer to 05.strategy, shown once a student's strategy is right: the move that makes the most
+    progress, by kind (a flip; a build that uncovers a face-down card; a card to a foundation from a column; the
+    waste's card to a column, then to a foundation; the stock), and a build moved sideways only when nothing else
+    is left.
+
+    >>> from solitaire import Game
+    >>> game = Game("klondike", seed=1)
+    >>> _progress_first(game.observation(), game.legal_moves())  # t1>t7 would uncover nothing: draw first
+    Move('draw')
+    """
+    from ..moves import COLUMN_TO_COLUMN
+    order = ["flip", "uncover", "t>f", "w>t", "w>f", "draw", "recycle"]
+
+    def rank(m: Any) -> int:
+        uncovers = (m.kind == COLUMN_TO_COLUMN and obs.hidden[m.source] > 0
+                    and m.count == len(obs.columns[m.source]))
+        kind = "uncover" if uncovers else m.kind
+        return order.index(kind) if kind in order else len(order)
+    return min(moves, key=rank)
+
+
 @exercise("05.strategy", f"Write a strategy that beats random play on Klondike deals {STRATEGY_DEALS.start}-"
                          f"{STRATEGY_DEALS.stop - 1}: among the deals only one of the two wins, yours must win so many "
                          f"more that a sign test finds the lead (p < {SIGNIFICANCE}). An object with a name and "
                          "choose(obs, moves) -> one of moves, or a plain function (obs, moves) -> move.",
-          pieces=GREEDY, shows=("solitaire.players.GreedyStrategy.rule", None, None))
+          pieces=(*GREEDY, _progress_first), shows=_progress_first)
 def _strategy(answer: Any) -> Verdict:
     """Plays the student's strategy, random and greedy on the same deals; passes a lead over random that a sign
     test on those deals finds at p < 0.05 (a random player with another seed wins about as often, and fails).

@@ -145,3 +145,39 @@ def _misjudged(answer: Any) -> Verdict:
                               f"for the smallest.{hint}")
     return Verdict(True, f"your function gives the smallest number for all {len(TEETH)} runs and figures tried, "
                          "including some where the published share is already above the high end (0 deals).")
+
+
+def plot_winnable(outcomes: dict[str, list[str]], low: float = 0.85) -> Any:
+    """Each game's winnable share as a range, one row a game: a filled marker at the share the solver won, a hollow
+    one (just below, so that neither hides the other) at the share won or left unknown, and a thick line from the
+    lower end of the first one's Wilson 95% interval to the upper end of the second's. The x axis starts at ``low``
+    so that intervals a few points wide are seen.
+
+    >>> fig = plot_winnable({"a": ["won"] * 95 + ["unknown"] * 3 + ["unwinnable"] * 2})
+    >>> float(fig.axes[0].get_xlim()[0])
+    0.85
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plots import FONTS, percent_axis, strategy_style
+    from ..stats import wilson
+    colour = strategy_style("solver")["color"]
+    with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
+        fig, ax = plt.subplots(figsize=(9, 0.8 * len(outcomes) + 2.2), layout="constrained")
+        for row, (game, words) in enumerate(reversed(list(outcomes.items()))):
+            n, won, unknown = len(words), words.count(Outcome.WON), words.count(Outcome.UNKNOWN)
+            ax.plot([wilson(won, n)[0], wilson(won + unknown, n)[1]], [row, row], color=colour, linewidth=8,
+                    alpha=0.35, solid_capstyle="butt", label="winnable range, with a 95% interval at each end"
+                    if row == 0 else None)
+            ax.plot(won / n, row + 0.12, "D", color=colour, markersize=9, label="won" if row == 0 else None)
+            ax.plot((won + unknown) / n, row - 0.12, "D", color=colour, markerfacecolor="white", markersize=9,
+                    label="won or unknown (every undecided deal won)" if row == 0 else None)
+        ax.set_yticks(range(len(outcomes)), list(reversed(list(outcomes))))
+        ax.set_ylim(-0.6, len(outcomes) - 0.4)
+        ax.set_xlim(low, 1.01)  # room for a marker at 100%
+        ax.set_xticks([x / 100 for x in range(round(100 * low), 101, 5)])
+        percent_axis(ax.xaxis)
+        ax.set_xlabel(f"share of deals the solver wins (the axis starts at {low:.0%})")
+        ax.grid(axis="x", alpha=0.3)
+        fig.legend(loc="outside lower center", ncols=1)
+    return fig

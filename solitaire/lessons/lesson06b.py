@@ -1,6 +1,6 @@
-"""Lesson 06b (what each rule changes; four players side by side): the exercises' checks, registered with
-``solitaire.lessons.check``, and the lesson's helpers: who won each deal (``won_by_deal``), every player on the
-expert's deals (``same_deals``) and the paired plot of base and changed rules (``plot_changes``)."""
+"""Lesson 06b (what each rule changes): the exercises' checks, registered with ``solitaire.lessons.check``, and the
+lesson's helper: who won each deal (``won_by_deal``). 06b.win_share is practice in the Going deeper notebook
+``deeper/06b_players.ipynb``, which compares players on the same deals."""
 from __future__ import annotations
 
 import dataclasses
@@ -55,11 +55,13 @@ def _p_value(answer: Any) -> Verdict:
         if not math.isclose(got, want, rel_tol=1e-6, abs_tol=1e-12):
             return Verdict(False, f"p_value({a}, {b}) gave {got:.6g}, but the sign test gives {want:.6g}: "
                                   f"{_p_value_hint(got, a, b, want)}")
-    hop = call_student(answer, 51, 36)
+    # as a float: an exact Fraction (or a numpy number) is a right answer, and before Python 3.12 a Fraction
+    # cannot be formatted with :.2f
+    hop = finite_number(call_student(answer, 51, 36), "a p-value for p_value(51, 36)")
     return Verdict(True, f"your p_value agrees with the sign test on every split tried ({len(P_VALUE_PAIRS)}, ties "
-                         f"and empty ones included). For hindsight sampling against greedy, 51 to 36, it gives "
-                         f"p ≈ {hop:.2f}: a fair coin splits 87 deals that unevenly about one time in "
-                         f"{round(1 / hop)}, so this split alone does not show that hindsight sampling is better.")
+                         f"and empty ones included). For a split of 51 deals to 36 it gives p ≈ {hop:.2f}: a fair "
+                         f"coin splits 87 deals that unevenly about one time in {round(1 / hop)}, so a lead of 51 "
+                         "to 36 alone does not show a player better.")
 
 
 def _share(variant: Any, deals: int) -> float:
@@ -112,46 +114,3 @@ def won_by_deal(games: Any, across: str = "variant") -> Any:
         raise ValueError(f"across is 'variant' or 'strategy', not {across!r}")
     index = ["seed"] if across == "variant" else ["variant", "seed"]
     return games.pivot_table(index=index, columns=across, values="outcome", aggfunc="first") == Outcome.WON.value
-
-
-PLAYER_ORDER = {"random": 0, "greedy": 1, "expert": 2, "solver": 3}
-GAME_ORDER = {"klondike": 0, "klondike draw=3": 1, "solijoy": 2, "italian": 3}
-
-
-def same_deals() -> Any:
-    """Every player's shipped games on the deals the expert played: the expert's table (random and the expert,
-    greedy and the solver in draw 3) and lesson 06a's 2,000-deal table (greedy and the solver), each cut to the
-    expert's (variant, seed) pairs, in the order random, greedy, expert, solver within each game."""
-    import pandas as pd
-    from ..experiments import shipped
-    expert_rows = shipped("expert")
-    deals = expert_rows[expert_rows.strategy == "expert"][["variant", "seed"]].drop_duplicates()
-    players = pd.concat([expert_rows.merge(deals), shipped("seed_variants").merge(deals)], ignore_index=True)
-    order = players.variant.map(GAME_ORDER) * 10 + players.strategy.map(PLAYER_ORDER)
-    return players.loc[order.sort_values(kind="stable").index].reset_index(drop=True)
-
-
-def plot_changes(summary_df: Any, changes: dict[str, tuple[str, str]]) -> Any:
-    """Each rule change drawn as a pair: the base game's win rate (hollow) and the changed game's (filled), each with
-    its Wilson 95% interval as a whisker, on one row per change, an arrow from base to changed.
-    ``changes`` maps a change's name to (changed label, base label) of ``summary_df``'s variants."""
-    import matplotlib.pyplot as plt
-
-    from ..plots import FONTS, percent_axis, strategy_style
-    rates = summary_df.set_index("variant")
-    colour = strategy_style("greedy")["color"]
-    with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
-        fig, ax = plt.subplots(figsize=(9, 0.9 * len(changes) + 1.8), layout="constrained")
-        for row, (name, (new, old)) in enumerate(reversed(list(changes.items()))):
-            for label, y, face in ((old, row + 0.15, "white"), (new, row - 0.15, colour)):
-                r = rates.loc[label]
-                ax.errorbar(r.win_rate, y, xerr=[[r.win_rate - r.low], [r.high - r.win_rate]], fmt="s", capsize=5,
-                            color=colour, markerfacecolor=face, markersize=8, elinewidth=2, zorder=3)
-            ax.annotate("", xy=(rates.loc[new].win_rate, row - 0.15), xytext=(rates.loc[old].win_rate, row + 0.15),
-                        arrowprops={"arrowstyle": "->", "color": "#555555"}, zorder=2)
-        ax.set_yticks(range(len(changes)), list(reversed(list(changes))))
-        ax.set_xlim(-0.03, 1.03)
-        percent_axis(ax.xaxis)
-        ax.set_xlabel("greedy's win rate, Wilson 95% interval\n(hollow: the game as it is; filled: with the change)")
-        ax.grid(axis="x", alpha=0.3)
-    return fig
