@@ -18,7 +18,7 @@ import solitaire
 from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Position, Variant, apply, deal, legal_moves
 from solitaire import moves as kit
 from solitaire.engine import Engine, use
-from solitaire.lessons import check, lesson03
+from solitaire.lessons import check, lesson02b, lesson03
 from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, playout_positions
 from solitaire.notation import move_from_text
 from solitaire.moves import (DRAW, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, _stock_moves,
@@ -126,6 +126,11 @@ def waste_moves_from_legal_moves(p, targets, wants):  # filters the kit's whole 
     return [m for m in legal_moves(p) if m.kind in (WASTE_TO_COLUMN, WASTE_TO_FOUNDATION)]
 
 
+def waste_moves_column_as_source(p, targets, wants):  # Move(WASTE_TO_COLUMN, d): the column lands in the source field
+    found = waste_moves(p, targets, wants)
+    return [Move(WASTE_TO_COLUMN, m.target) if m.kind == WASTE_TO_COLUMN else m for m in found]
+
+
 # --- 02c.draw -------------------------------------------------------------------------------------------------
 def draw(p):
     n = min(p.variant.draw, len(p.stock))
@@ -153,6 +158,13 @@ def draw_three_always(p):  # ignores a short stock: takes the variant's count wh
 
 def draw_wrapper(p):  # passed before issue 38
     return apply(p, Move(DRAW))
+
+
+def draw_lists(p):  # right cards, but the piles made lists
+    stock, waste = list(p.stock), list(p.waste)
+    for _ in range(min(p.variant.draw, len(stock))):
+        waste.append(stock.pop())
+    return p._replace(stock=stock, waste=waste)
 
 
 def _copied_draw():
@@ -191,6 +203,15 @@ def build_reversed(p, m):  # the cards land in the wrong order
     return p._replace(columns=tuple(columns))
 
 
+def build_lists(p, m):  # right cards and counts, but the columns and hidden counts left as lists (review 1, point 10)
+    columns, hidden = [list(col) for col in p.columns], list(p.hidden)
+    columns[m.target] += columns[m.source][-m.count:]
+    del columns[m.source][-m.count:]
+    if p.variant.auto_flip and columns[m.source] and len(columns[m.source]) == hidden[m.source]:
+        hidden[m.source] -= 1
+    return p._replace(columns=columns, hidden=hidden)
+
+
 def build_flips_always(p, m):  # turns a card up in every game, not only where auto_flip says so
     q = build_first(p, m)
     left = q.columns[m.source]
@@ -209,12 +230,12 @@ def differences(a, b):
     return {field for field in a_rules if field != "name" and a_rules[field] != b_rules[field]}
 
 
-def differences_with_name(a, b):  # keeps the name in: fine, the name is not a rule
+def differences_with_name(a, b):  # keeps the name in: the prompt says to leave it out
     a_rules, b_rules = asdict(a), asdict(b)
     return {field for field in a_rules if a_rules[field] != b_rules[field]}
 
 
-def differences_klondike_soli(a, b):  # the one answer the old exercise wanted, whatever the games
+def differences_klondike_soli(a, b):  # the prompt's example, whatever the games
     return {"decks", "columns", "empty_column_ranks", "waste_to_foundation"}
 
 
@@ -263,13 +284,17 @@ CASES = {
     "02a.fits": (fits, [fits_klondike, fits_always_alternate, fits_wrapper, fits_by_explain], 42),
     "02b.waste_moves": (waste_moves, [waste_moves_first, waste_moves_first_column, waste_moves_twice,
                                       waste_moves_numbered_from_1, waste_moves_wrapper, waste_moves_from_legal_moves,
-                                      lambda p, t, w: Engine().legal_moves(p)[-1:]], "w>f"),
+                                      lambda p, t, w: Engine().legal_moves(p)[-1:], waste_moves_column_as_source],
+                        "w>f"),
     "02c.draw": (draw, [draw_one, draw_unreversed, draw_from_bottom, draw_three_always, draw_wrapper,
-                        lambda p: use().apply(p, Move(DRAW)), _copied_draw()], 42),
+                        lambda p: use().apply(p, Move(DRAW)), _copied_draw(), draw_lists], 42),
     "02c.build": (move_build, [build_first, build_reversed, build_flips_always, build_wrapper,
-                               lambda p, m: use().apply(p, m), lambda p, m: kit._move_cards(p, m)], 42),
+                               lambda p, m: use().apply(p, m), lambda p, m: kit._move_cards(p, m), build_lists,
+                               lambda p, m: lesson02b.forgets_auto_flip(p, m)], 42),
     "03.differences": (differences, [differences_klondike_soli, differences_first_fields, differences_wrapper,
-                                     lambda a, b: lesson03.differences(a, b)], {"decks"}),
+                                     lambda a, b: lesson03.differences(a, b), differences_with_name,
+                                     lambda a, b: sorted(differences(a, b)),  # a list: lesson 03 joins sets with |
+                                     lambda a, b: {f: 1 for f in differences(a, b)}], {"decks"}),
     "03b.useless_starters": (useless_starters, [useless_starters_first, useless_starters_wrong_end,
                                                 useless_starters_wrapper, lambda v: ["K"],
                                                 lambda v: lesson03.useless_starters(v)], 42),
@@ -290,8 +315,11 @@ def test_wrong_answer_is_refused(name: str, wrong, capsys: pytest.CaptureFixture
     assert capsys.readouterr().out.startswith("✘ Not yet:")
 
 
-def test_the_name_may_be_left_in(capsys: pytest.CaptureFixture) -> None:
-    assert check("03.differences", differences_with_name)
+def test_the_name_left_in_is_refused_with_a_message_that_says_so(capsys: pytest.CaptureFixture) -> None:
+    """Review 1, point 5: a differences that keeps "name" got "Right", then broke lesson 03's table."""
+    assert not check("03.differences", differences_with_name)
+    out = capsys.readouterr().out
+    assert out.startswith("✘ Not yet:") and 'the name is not a rule, leave "name" out' in out
 
 
 # --- other right answers: the prompts (issue 52) state the behaviour and one example, not the code -------------
@@ -333,13 +361,17 @@ def move_build_by_comprehension(p, m):  # each column made anew; hidden counted 
     return p._replace(columns=columns, hidden=hidden)
 
 
-def differences_as_list(a, b):  # a list, not a set: the names are what counts
+def differences_as_list(a, b):  # a list, not the set the prompt asks for (refused: lesson 03 joins sets with |)
     return [f for f in asdict(a) if f != "name" and asdict(a)[f] != asdict(b)[f]]
 
 
-def differences_as_dict(a, b):  # the fields with their values, as changes_from gives them
+def differences_as_dict(a, b):  # the fields with their values, as changes_from gives them (refused: no set)
     a_rules, b_rules = asdict(a), asdict(b)
     return {f: a_rules[f] for f in a_rules if f != "name" and a_rules[f] != b_rules[f]}
+
+
+def differences_frozen(a, b):  # a frozenset is a set too
+    return frozenset(differences(a, b))
 
 
 def useless_starters_end_only(v):  # only the end of the column order can be bare (the kit's own reasoning)
@@ -353,14 +385,110 @@ def useless_starters_tuple(v):
 
 OTHER_RIGHT = [("02b.waste_moves", waste_moves_from_text), ("02b.waste_moves", waste_moves_positional),
                ("02c.draw", draw_card_by_card), ("02c.draw", draw_new_position),
-               ("02c.build", move_build_by_comprehension), ("03.differences", differences_as_list),
-               ("03.differences", differences_as_dict), ("03b.useless_starters", useless_starters_end_only),
+               ("02c.build", move_build_by_comprehension), ("03.differences", differences_frozen),
+               ("03b.useless_starters", useless_starters_end_only),
                ("03b.useless_starters", useless_starters_tuple)]
 
 
 @pytest.mark.parametrize("name,right", OTHER_RIGHT, ids=lambda x: getattr(x, "__name__", x))
 def test_other_right_answers_pass(name: str, right, capsys: pytest.CaptureFixture) -> None:
     assert check(name, right), capsys.readouterr().out
+
+
+@pytest.mark.parametrize("answer,got", [(differences_as_list, "list"), (differences_as_dict, "dict"),
+                                        (lambda a, b: tuple(differences(a, b)), "tuple")])
+def test_an_answer_that_is_no_set_is_asked_for_one(answer, got: str, capsys: pytest.CaptureFixture) -> None:
+    """Review 1, point 5: a list got "Right", then lesson 03's `|` raised TypeError. The prompt asks for a set."""
+    assert not check("03.differences", answer)
+    out = capsys.readouterr().out
+    assert f"should return a set of field names (the prompt asks for a set; set(x) makes one of a list x), got {got}" in out
+
+
+def test_a_waste_move_with_a_pile_number_is_told_the_waste_has_none(capsys: pytest.CaptureFixture) -> None:
+    """Move(WASTE_TO_COLUMN, d) puts the column in the source field: the message says what a waste move holds."""
+    assert not check("02b.waste_moves", waste_moves_column_as_source)
+    out = capsys.readouterr().out
+    assert "a move from the waste has source -1 (the waste has no pile number)" in out
+    assert "missing: w>t" in out
+
+
+@pytest.mark.parametrize("name,answer,said", [
+    ("02c.build", build_lists, "move_build(p, m) returned a position whose columns are a list"),
+    ("02c.draw", draw_lists, "draw(p) returned a position whose stock is a list")])
+def test_piles_returned_as_lists_are_told_to_be_tuples(name: str, answer, said: str,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    """Review 1, point 10: lists got only "makes a position the rules do not"."""
+    assert not check(name, answer)
+    out = capsys.readouterr().out
+    assert said in out and "a position's piles must be tuples" in out and "the rules do not" not in out
+
+
+def test_one_list_column_is_named(capsys: pytest.CaptureFixture) -> None:
+    def one_list_column(p, m):
+        q = move_build(p, m)
+        return q._replace(columns=tuple(list(c) if i == m.target else c for i, c in enumerate(q.columns)))
+    assert not check("02c.build", one_list_column)
+    assert "whose column " in capsys.readouterr().out
+
+
+def test_lesson_02ds_wrong_piece_is_wrong_and_no_part_of_an_answer(capsys: pytest.CaptureFixture) -> None:
+    """forgets_auto_flip, the piece lesson 02d's search runs on, moves the cards as the kit does and turns no card
+    up; an answer that calls it is told so, as for the kit's own pieces."""
+    rng = random.Random(3)
+    for v in (KLONDIKE, ITALIAN):
+        p = deal(v, 4)
+        for _ in range(60):
+            builds = [m for m in legal_moves(p) if m.kind == "t>t"]
+            for m in builds:
+                assert lesson02b.forgets_auto_flip(p, m) == build_first(p, m)
+            if not legal_moves(p):
+                break
+            p = apply(p, rng.choice(legal_moves(p)))
+
+    def with_the_flip(p, m):
+        q = lesson02b.forgets_auto_flip(p, m)
+        left = q.columns[m.source]
+        if p.variant.auto_flip and left and len(left) == p.hidden[m.source]:
+            q = q._replace(hidden=tuple(h - (i == m.source) for i, h in enumerate(p.hidden)))
+        return q
+    assert not check("02c.build", with_the_flip)
+    assert "your answer calls the kit's forgets_auto_flip" in capsys.readouterr().out
+
+
+def test_lesson_02ds_search_on_three_engines() -> None:
+    """The search of lesson 02d: won on the kit's rules and on a right move_build, unwinnable on the wrong piece;
+    a stub plays by the kit's rules and is named in engine.unwritten, so the lesson says "not written yet"."""
+    from solitaire.lessons.lesson07 import depth_first
+    small = Variant("Mini Italian", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
+                    empty_column_ranks=("6",), auto_flip=True)
+
+    def unwritten(p, m):
+        raise NotImplementedError
+    engines = {"kit": use(), "wrong": use(move_build=lesson02b.forgets_auto_flip), "right": use(move_build=move_build),
+               "stub": use(move_build=unwritten)}
+    found = {name: depth_first(deal(small, 0), children=e.children)[0] for name, e in engines.items()}
+    assert found == {"kit": "won", "wrong": "unwinnable", "right": "won", "stub": "won"}
+    assert engines["stub"].unwritten == {"move_build"} and not engines["right"].unwritten
+
+
+def test_lesson_03s_table_never_takes_a_wrong_figure(capsys: pytest.CaptureFixture) -> None:
+    """rules_that_differ runs the student's differences in lesson 03: a right one is used (nothing printed); a stub,
+    one that raises, and one that keeps the name or misses a rule are named in a line, and the kit's rules used, so
+    the lesson's claim (8 rules) holds on the kit's figure."""
+    three = [KLONDIKE, SOLIJOY, ITALIAN]
+    want = lesson03.differences(KLONDIKE, SOLIJOY) | lesson03.differences(KLONDIKE, ITALIAN) | \
+        lesson03.differences(SOLIJOY, ITALIAN)
+    assert len(want) == 8
+    assert lesson03.rules_that_differ(differences, three) == want and capsys.readouterr().out == ""
+    assert lesson03.rules_that_differ(differences_as_list, three) == want and capsys.readouterr().out == ""
+
+    def unwritten(a, b):
+        raise NotImplementedError
+    for answer, said in [(unwritten, "unwritten is not written yet"), (lambda a, b: 1 / 0, "raised ZeroDivisionError"),
+                         (differences_with_name, "finds name too"), (differences_first_fields, "misses ")]:
+        assert lesson03.rules_that_differ(answer, three) == want
+        out = capsys.readouterr().out
+        assert said in out and "the kit's answer is used here" in out, out
 
 
 def test_after_a_right_answer_the_kit_shows_the_piece_asked_for(capsys: pytest.CaptureFixture) -> None:

@@ -1,5 +1,6 @@
 """Checks for the exercises of lesson 03 (variants) and of its Going deeper notebook on games that defeat
-themselves (03b.useless_starters, an optional practice), registered with ``check``, and the kit's own answers.
+themselves (03b.useless_starters, an optional practice), registered with ``check``; the kit's own answers; and
+``rules_that_differ``, which runs a student's ``differences`` in lesson 03 and says when it is not written yet.
 
 The functions are tried on games the lessons never show: variants made from the three games by changing a few
 rules at random (``random.Random`` with the checker's own seed).
@@ -38,7 +39,7 @@ def hidden_variants(seed: int = 38, n: int = 120) -> list[Variant]:
 
 def differences(a: Variant, b: Variant) -> set[str]:
     """The rule fields (their names) in which games ``a`` and ``b`` differ, the name left out: the kit's answer to
-    exercise 03.differences, which lesson 03 runs in place of the student's until theirs is written.
+    exercise 03.differences.
 
     >>> sorted(differences(KLONDIKE, SOLIJOY))
     ['columns', 'decks', 'empty_column_ranks', 'waste_to_foundation']
@@ -61,9 +62,12 @@ def useless_starters(v: Variant) -> list[str]:
 
 
 def _as_names(got: Any) -> set[str]:
-    if isinstance(got, (str, bytes)) or not hasattr(got, "__iter__"):
-        raise NotAnswered(f"differences(a, b) should return a set of field names, got {type(got).__name__} {got!r}")
-    return set(map(str, got)) - {"name"}  # the name is not a rule: with or without it is fine
+    """The student's answer as a set of names, or NotAnswered when it is no set: the prompt asks for a set, and
+    lesson 03 joins the answers with ``|``, which a list or a dict would break."""
+    if not isinstance(got, (set, frozenset)):
+        raise NotAnswered(f"differences(a, b) should return a set of field names (the prompt asks for a set; "
+                          f"set(x) makes one of a list x), got {type(got).__name__} {_short(got)}")
+    return set(map(str, got))
 
 
 @register("03.differences", "Write differences(a, b): the set of rule fields (names) in which two games differ.",
@@ -76,6 +80,9 @@ def _differences(fn: Any) -> Verdict:
     for (a, b), got in zip(pairs, answers):
         want = {f.name for f in dataclasses.fields(Variant) if f.name != "name" and getattr(a, f.name) != getattr(b, f.name)}
         got = _as_names(got)
+        if "name" in got:
+            return Verdict(False, f"for the games {a!r}\n  and {b!r}\n  differences returned {sorted(got)}: the name "
+                                  "is not a rule, leave \"name\" out.")
         if got != want:
             missing, extra = sorted(want - got), sorted(got - want)
             said = ([f"missing: {', '.join(missing)}"] if missing else []) + \
@@ -84,6 +91,49 @@ def _differences(fn: Any) -> Verdict:
                                   f"{'; '.join(said)}.")
     return Verdict(True, f"differences is right on all {len(pairs)} pairs of games (games no lesson shows, "
                          "made from the three by changing a few rules).")
+
+
+def _short(x: Any, most: int = 80) -> str:
+    text = repr(x)
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def rules_that_differ(fn: Any, games: list[Variant]) -> set[str]:
+    """The rules in which some two of ``games`` differ, found by the student's ``differences`` (``fn``), as
+    lesson 03 runs it. While ``fn`` is not written yet (a stub), raises, or finds other rules than the kit's
+    ``differences`` on these games, a line says so and the kit's set is returned, so what the lesson says next
+    stays true; when ``fn`` agrees, nothing is printed.
+
+    >>> def unwritten(a, b):
+    ...     raise NotImplementedError
+    >>> sorted(rules_that_differ(unwritten, [KLONDIKE, SOLIJOY]))
+    unwritten is not written yet (write it above): the kit's answer is used here
+    ['columns', 'decks', 'empty_column_ranks', 'waste_to_foundation']
+    >>> def with_name(a, b):
+    ...     return differences(a, b) | {"name"}
+    >>> sorted(rules_that_differ(with_name, [KLONDIKE, SOLIJOY]))
+    your with_name finds name too, which the kit's differences does not: the kit's answer is used here
+    ['columns', 'decks', 'empty_column_ranks', 'waste_to_foundation']
+    >>> sorted(rules_that_differ(differences, [KLONDIKE, ITALIAN]))[:2]
+    ['aces_aside', 'auto_flip']
+    """
+    pairs = [(a, b) for i, a in enumerate(games) for b in games[i + 1:]]
+    kits = set().union(*(differences(a, b) for a, b in pairs))
+    name = getattr(fn, "__name__", "differences")
+    try:
+        yours = set().union(*(set(fn(a, b)) for a, b in pairs))
+    except NotImplementedError:
+        print(f"{name} is not written yet (write it above): the kit's answer is used here")
+        return kits
+    except Exception as e:  # noqa: BLE001 - the student's code may raise anything
+        print(f"your {name} raised {type(e).__name__}: {e}; the kit's answer is used here")
+        return kits
+    if yours != kits:
+        said = [f"finds {', '.join(sorted(yours - kits))} too, which the kit's differences does not"] * bool(yours - kits)
+        said += [f"misses {', '.join(sorted(kits - yours))}"] * bool(kits - yours)
+        print(f"your {name} {' and '.join(said)}: the kit's answer is used here")
+        return kits
+    return yours
 
 
 @register("03b.useless_starters", "Write useless_starters(v): the ranks (in the order of v.ranks) that may start an "
