@@ -656,8 +656,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     layouts = count_layouts(game_knowledge(layouts_game))
     alone = _lesson_alone()
     return {
-        "01.red_cards": (_red_cards, [52, lambda cards: len(cards) // 2, lambda cards: sum(not c.is_red for c in cards)],
-                         "half of them"),
+        "01.red_cards": (_red_cards, [52, lambda cards: len(cards) // 2, lambda cards: sum(not c.is_red for c in cards),
+                                      _red_cards_returning("loop"), _red_cards_returning("if")], "half of them"),
         "01.same_colour": (lambda a, b: a.is_red == b.is_red,
                            [lambda a, b: a.suit == b.suit, lambda a, b: a.is_red, lambda a, b: a.rank == b.rank], 42),
         "01b.places": (_places, [[100] * 32, lambda c, v, n: _places(c, v, n, first_seed=1),
