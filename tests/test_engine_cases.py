@@ -19,7 +19,7 @@ from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Position, Variant,
 from solitaire import moves as kit
 from solitaire.engine import Engine, use
 from solitaire.lessons import check, lesson02b, lesson03
-from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, playout_positions
+from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, not_written, playout_positions
 from solitaire.notation import move_from_text
 from solitaire.moves import (DRAW, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, _stock_moves,
                              _waste_moves, rules)
@@ -617,15 +617,43 @@ def test_a_table_on_a_students_piece_keeps_it_for_new_deals_and_has_no_aids() ->
     assert table.game.copy().engine is engine
 
 
-def test_a_stub_plays_by_the_kits_piece() -> None:
+def test_a_stub_plays_by_the_kits_piece_and_first_wrong_move_says_it_is_not_written() -> None:
+    """A student copy's stubs (they raise NotImplementedError) play by the kit's pieces, so a table runs; but
+    first_wrong_move says the piece is not written yet rather than "the engine always lists the kit's moves"
+    (lesson 02a's cell once said that of a blank fits_klondike, and 02d's of a blank build_first)."""
     def unwritten(p, targets, wants):
         raise NotImplementedError
 
     def unwritten_fits(card, under, variant):
         raise NotImplementedError
     engine = use(fits=unwritten_fits, waste_moves=unwritten)
-    assert "always lists the kit's moves" in first_wrong_move(engine, KLONDIKE, seeds=range(3))
-    assert engine.unwritten == {"fits", "waste_moves"}
+    p = deal(KLONDIKE, 0)
+    while not p.waste:
+        p = apply(p, Move(DRAW))
+    assert engine.legal_moves(p) == legal_moves(p) and engine.unwritten == {"fits", "waste_moves"}
+    said = first_wrong_move(engine, KLONDIKE, seeds=range(3))
+    assert said == "unwritten_fits and unwritten are not written yet: write them, run their cells, then run this one again"
+    assert not_written(use(stock_moves=stock_moves)) == ""
+    for piece, stub_name in [("fits", "fits_klondike"), ("move_build", "build_first"), ("draw", "draw")]:
+        def stub(*args):
+            raise NotImplementedError
+        stub.__name__ = stub_name
+        said = first_wrong_move(use(**{piece: stub}), ITALIAN, seeds=range(2))
+        assert said.startswith(f"{stub_name} is not written yet") and "kit's moves" not in said, said
+
+
+def test_a_table_on_a_stub_says_it_is_not_written() -> None:
+    """A student copy's table on a blank stock_moves or fits plays by the kit's rules; its status line says so,
+    rather than letting the student think the table runs on their piece."""
+    def blank(p):
+        raise NotImplementedError
+    blank.__name__ = "stock_moves"  # as the student copy's stub is called
+
+    table = solitaire.play(ONE_PASS, 32, use=use(stock_moves=blank))
+    assert table.message.startswith("stock_moves is not written yet: until it is, this table plays by the kit's rules")
+    assert table.state["message"] == table.message
+    written = solitaire.play(ONE_PASS, 32, use=use(stock_moves=stock_moves))
+    assert "not written" not in written.message
 
 
 def test_bad_pieces_get_one_line_errors() -> None:

@@ -67,7 +67,7 @@ def test_quiet_prints_nothing(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_red_cards(capsys: pytest.CaptureFixture) -> None:
-    """The old exercise took the one number 52 (which a student could read off the lesson's own table)."""
+    """A number (52, which a student could read off the lesson's own table) answers one deck only."""
     ok, out = feedback(capsys, "01.red_cards", _red_cards)
     assert ok and "SoliJoy's deck has 52 red cards" in out
     ok, out = feedback(capsys, "01.red_cards", 52)
@@ -76,6 +76,39 @@ def test_red_cards(capsys: pytest.CaptureFixture) -> None:
     assert not ok and "of them are red" in out
     ok, out = feedback(capsys, "01.red_cards", lambda cards: sum(c.suit == 1 for c in cards))  # diamonds only
     assert not ok and "of them are red" in out
+
+
+def _red_cards_returning(where: str):
+    """red_cards with its `return` at the end ("end"), inside the loop ("loop"), inside the if ("if") or nowhere."""
+    def red_cards(cards):
+        count = 0
+        if where == "loop guarded" and not cards:
+            return 0
+        for c in cards:
+            if c.is_red:
+                count += 1
+                if where == "if":
+                    return count
+            if where in ("loop", "loop guarded"):
+                return count
+        if where == "end":
+            return count
+    return red_cards
+
+
+def test_red_cards_says_where_a_return_went_wrong(capsys: pytest.CaptureFixture) -> None:
+    """A `return` inside the loop once got "does it end with `return`?", which a student answers yes to: the
+    message names what happened instead."""
+    assert feedback(capsys, "01.red_cards", _red_cards_returning("end"))[0]
+    ok, out = feedback(capsys, "01.red_cards", _red_cards_returning("loop"))
+    assert not ok and "returned None for an empty list of cards" in out and "it returned after the first card" in out
+    assert "is your `return` inside the loop?" in out and "does it end with" not in out
+    ok, out = feedback(capsys, "01.red_cards", _red_cards_returning("if"))
+    assert not ok and "and 1 for 2♣ A♥ K♦ (2 are red)" in out and "inside the loop?" in out
+    ok, out = feedback(capsys, "01.red_cards", _red_cards_returning("loop guarded"))  # right for no cards
+    assert not ok and "counts the first card alone: it returned after the first card" in out
+    ok, out = feedback(capsys, "01.red_cards", _red_cards_returning("nowhere"))
+    assert not ok and "returned None: does it end with `return` and the answer?" in out
 
 
 def test_same_colour(capsys: pytest.CaptureFixture) -> None:
@@ -623,8 +656,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     layouts = count_layouts(game_knowledge(layouts_game))
     alone = _lesson_alone()
     return {
-        "01.red_cards": (_red_cards, [52, lambda cards: len(cards) // 2, lambda cards: sum(not c.is_red for c in cards)],
-                         "half of them"),
+        "01.red_cards": (_red_cards, [52, lambda cards: len(cards) // 2, lambda cards: sum(not c.is_red for c in cards),
+                                      _red_cards_returning("loop"), _red_cards_returning("if")], "half of them"),
         "01.same_colour": (lambda a, b: a.is_red == b.is_red,
                            [lambda a, b: a.suit == b.suit, lambda a, b: a.is_red, lambda a, b: a.rank == b.rank], 42),
         "01b.places": (_places, [[100] * 32, lambda c, v, n: _places(c, v, n, first_seed=1),

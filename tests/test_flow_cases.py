@@ -46,8 +46,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     two, one = _until_aces(line, 2), _until_aces(line, 1)
     other_deal = [str(m) for m in solve(Game("klondike", 2), max_seconds=None, max_nodes=100_000).moves]
     return {
-        # 01a: a list of move texts replayed from deal 11982. The old check took the live table (or its Game), which
-        # a grader's re-execution deals afresh: a Game of the right play is now refused with a sentence saying so.
+        # 01a: a list of move texts replayed from deal 11982. A live table (or its Game) would be dealt afresh by a
+        # grader's re-execution: a Game of the right play is refused with a sentence saying so.
         "01a.two_aces": (two, [one, line[:3], other_deal, [*two[:-1], "t9>f"], _played(two)], 42),
         "01a.win": (line, [two, line[:-1], other_deal, _played(line)], "won"),
         # 05: a function, tried on hidden deal ranges. The old check took the one number for deals 20-39, so a
@@ -136,6 +136,26 @@ def test_refusals_name_the_move_that_does_not_replay(capsys: pytest.CaptureFixtu
     assert not ok and "move 2 (t2>t3) is not legal when replayed" in out
     ok, out = feedback(capsys, "01a.two_aces", [])
     assert not ok and "0 moves are legal, and 0 of the 2 Aces" in out
+
+
+def test_the_two_aces_hint_describes_the_position_reached(capsys: pytest.CaptureFixture) -> None:
+    """The hint once described the deal as dealt ("A♦ and A♣ lie face down in column 4, under J♣ and 3♥") even
+    after a student had sent the A♦ and the 2♦ home: it names where the Aces still away lie after the moves played."""
+    ok, out = feedback(capsys, "01a.two_aces", [])
+    assert not ok and "the A♦ lies face down in column 4, under J♣; the A♣ lies face down in column 4, under 2 " \
+                      "face-down cards and J♣" in out
+    one = _until_aces(_pysol_line(), 1)
+    game = Game.from_pysol(PYSOL_LAYOUT)
+    game.play_all(one)
+    first_home = next(f[0] for f in game.position.foundations if f)
+    ok, out = feedback(capsys, "01a.two_aces", one)
+    assert not ok and "1 of the 2 Aces asked for is on a foundation" in out and f"the {first_home} " not in out
+    hinted = out.split("Where you are now, ")[1]
+    for ace in {"A♣", "A♦", "A♥", "A♠"} - {str(first_home)}:
+        if ace in hinted:  # the Ace named lies where the hint says, in the position reached
+            column = int(hinted.split(f"the {ace} ")[1].split("column ")[1][0]) - 1
+            assert ace in [str(c) for c in game.position.columns[column]], (ace, hinted)
+    assert hinted.count("the A") == 1
 
 
 def test_greedy_wins_names_the_range_that_leaves_out_the_last_deal(capsys: pytest.CaptureFixture) -> None:

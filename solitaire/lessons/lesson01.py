@@ -22,6 +22,26 @@ def _hands() -> list[list[Card]]:
     return [[], [c for c in full_deck() if not c.is_red][:9], *hands]
 
 
+EARLY = [Card("2♣"), Card("A♥"), Card("K♦")]  # the first card black, two red after it: 0 after the first card
+
+
+def _returned_none(fn: Any, hand: list[Card]) -> Verdict:
+    """What happened when ``red_cards`` gave None for ``hand`` but a number for EARLY: a ``return`` inside the loop
+    (an empty hand never reaches it; 0 for EARLY: it returned after the first card) or inside the ``if``."""
+    early = call_student(fn, list(EARLY))
+    if early is None:
+        return no_return(fn, None)
+    shown = " ".join(map(str, EARLY))
+    if not hand:
+        after = ": it returned after the first card" if early == 0 else ""
+        return Verdict(False, f"red_cards returned None for an empty list of cards (the answer is 0), and {early!r} "
+                              f"for {shown} (2 are red){after}. With no cards, the loop never runs and reaches no "
+                              "`return`: is your `return` inside the loop?")
+    return Verdict(False, f"red_cards returned None for these {len(hand)} cards, {sum(c.is_red for c in hand)} of "
+                          f"them red, and {early!r} for {shown} (2 are red): these cards never reach your `return`. "
+                          f"Is it inside the loop, or inside the `if`?\n  {' '.join(map(str, hand))}")
+
+
 @exercise("01.red_cards", "Write red_cards(cards): how many of the cards in the list are red. It is tried on hands "
                           "of cards the lesson never shows.")
 def _red_cards(fn: Any) -> Verdict:
@@ -29,13 +49,15 @@ def _red_cards(fn: Any) -> Verdict:
     for hand in _hands():
         got = call_student(fn, list(hand))
         if got is None:
-            return no_return(fn, got)
+            return _returned_none(fn, hand)
         got = finite_number(got, "a number of cards")
         want = sum(1 for c in hand if c.is_red)
         if got != want:
             shown = " ".join(map(str, hand)) or "(no cards)"
-            return Verdict(False, f"red_cards gave {got:g} for these {len(hand)} cards, but {want} of them are red:\n"
-                                  f"  {shown}")
+            said = f"red_cards gave {got:g} for these {len(hand)} cards, but {want} of them are red:\n  {shown}"
+            if len(hand) > 1 and got == int(hand[0].is_red) and call_student(fn, list(EARLY)) == 0:
+                said += f"\n  {got:g} counts the first card alone: it returned after the first card"
+            return Verdict(False, said)
     soli = call_student(fn, full_deck(SOLIJOY.ranks, SOLIJOY.decks))
     return Verdict(True, f"red_cards counts right on every hand tried; by it, SoliJoy's deck has {soli} red cards.")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..cards import Card, full_deck
 from ..game import Game
 from ..moves import InvalidMoveError, Move
 from ..state import Position
@@ -77,9 +78,41 @@ def _two_aces(moves: Any) -> Verdict:
     if aces >= 2:
         return Verdict(True, f"{aces} Aces are home after your {count}, and every one of them replays legally "
                              "from the deal.")
+    home = {f[0] for f in replay.position.foundations if f}
+    away = sorted((_where(c, replay.position) for c in full_deck(replay.variant.ranks)
+                   if c.rank_name == replay.variant.ranks[0] and c not in home), key=lambda found: found[0])
+    nearest = away[:2 - aces]
+    covered = [n for n, _ in nearest if n] and f" Find a place for the cards on {'it' if len(nearest) == 1 else 'them'}."
     return Verdict(False, f"your {count} are legal, and {aces} of the 2 Aces asked for "
-                          f"{'is' if aces == 1 else 'are'} on foundations: A♦ and A♣ lie face down in column 4, "
-                          "under J♣ and 3♥, so find those two cards a place.")
+                          f"{'is on a foundation' if aces == 1 else 'are on foundations'}. Where you are now, "
+                          f"{'; '.join(where for _, where in nearest)}.{covered or ''}")
+
+
+def _where(card: Card, p: Position) -> tuple[int, str]:
+    """How many cards lie on ``card`` in ``p``, and where it lies, in words (a hint names what is face down).
+
+    >>> p = Game.from_pysol(PYSOL_LAYOUT).start
+    >>> _where(Card("A♣"), p), _where(Card("A♦"), p)[1]
+    ((3, 'the A♣ lies face down in column 4, under 2 face-down cards and J♣'), 'the A♦ lies face down in column 4, under J♣')
+    """
+    for i, col in enumerate(p.columns):
+        if card in col:
+            at, down = col.index(card), p.hidden[i]
+            under = col[at + 1:]
+            hidden = sum(1 for k in range(at + 1, len(col)) if k < down)
+            said = ([f"{hidden} face-down card{'s' * (hidden != 1)}"] if hidden else []) + (
+                [" ".join(map(str, under[hidden:]))] if under[hidden:] else [])
+            if said:
+                side = "face down" if at < down else "face up"
+                return len(under), f"the {card} lies {side} in column {i + 1}, under {' and '.join(said)}"
+            return 0, (f"the {card} lies face down on top of column {i + 1}, ready to turn over" if at < down
+                       else f"the {card} is on top of column {i + 1}, free to go home")
+    for name in ("waste", "stock"):
+        pile = getattr(p, name)
+        if card in pile:
+            above = len(pile) - 1 - pile.index(card)
+            return above, f"the {card} is in the {name}, under {above} card{'s' * (above != 1)}"
+    return 52, f"the {card} is not in play"
 
 
 @exercise("01a.win", "Win the PySol deal: answer with the list of your winning moves.")

@@ -100,17 +100,25 @@ def as_moves(got: Any, call: str) -> list[Move]:
 def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range = range(100), moves: int = 200,
                      seed: int = 2026) -> str:
     """Random playouts on ``engine`` (moves picked by ``random.Random(seed)``) until a position where its moves
-    are not the kit's: what a card table on the engine would get wrong there, in a sentence.
+    are not the kit's: what a card table on the engine would get wrong there, in a sentence. If a piece given
+    to the engine is still a lesson's stub, the sentence says so (``not_written``) instead: the engine would be
+    playing the kit's piece in its place, and nothing it did would be the student's.
 
     >>> from solitaire.engine import use
     >>> print(first_wrong_move(use(), seeds=range(3)))
     in 3 deals of Klondike (up to 200 random moves each) the engine always lists the kit's moves and makes its positions
+    >>> def fits_klondike(card, under, variant):
+    ...     raise NotImplementedError
+    >>> print(first_wrong_move(use(fits=fits_klondike), ITALIAN))
+    fits_klondike is not written yet: write it, run its cell, then run this one again
     """
     rng = random.Random(seed)
     for s in seeds:
         p = deal(variant, s)
         for n in range(moves):
             theirs, kit = engine.legal_moves(p), legal_moves(p)
+            if engine.unwritten:
+                return not_written(engine)
             if Counter(theirs) != Counter(kit):
                 extra = [str(m) for m in theirs if m not in kit]
                 missing = [str(m) for m in kit if m not in theirs]
@@ -121,12 +129,38 @@ def first_wrong_move(engine: Engine, variant: Variant = KLONDIKE, seeds: range =
                 break
             m = rng.choice(theirs)
             q = engine.apply(p, m)
+            if engine.unwritten:
+                return not_written(engine)
             kit_q = apply(p, m)
             if q != kit_q:
                 return f"deal {s} of {variant.name}, after {n} random moves: {m} " + what_differs(q, kit_q)
             p = q
     return (f"in {len(seeds)} deals of {variant.name} (up to {moves} random moves each) the engine always lists "
             "the kit's moves and makes its positions")
+
+
+def not_written(engine: Engine) -> str:
+    """A sentence naming the pieces given to ``engine`` that are still a lesson's stub (they raised
+    NotImplementedError when the engine called them, so it played the kit's own piece in their place), or ""
+    when it has met none. Say it instead of what the engine did: that was the kit's work, not the student's.
+
+    >>> from solitaire import KLONDIKE, deal
+    >>> from solitaire.engine import use
+    >>> def stock_moves(p):
+    ...     raise NotImplementedError
+    >>> engine = use(stock_moves=stock_moves)
+    >>> not_written(engine)
+    ''
+    >>> _ = engine.legal_moves(deal(KLONDIKE, 1))
+    >>> not_written(engine)
+    'stock_moves is not written yet: write it, run its cell, then run this one again'
+    """
+    names = [getattr(engine.pieces[piece], "__name__", piece) for piece in sorted(engine.unwritten)]
+    if not names:
+        return ""
+    return (f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} not written yet: write "
+            f"{'it' if len(names) == 1 else 'them'}, run {'its cell' if len(names) == 1 else 'their cells'}, then "
+            "run this one again")
 
 
 def try_it(fn: Any, *args: Any) -> Any:

@@ -27,6 +27,8 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, *, use: Engine 
     ``use=solitaire.use(waste_moves=my_waste_moves)`` plays on the rules with a student's piece in place of the
     kit's (``solitaire.engine``): a wrong piece shows as a move the table offers and the rules refuse, or as a
     legal move it refuses. Such a table has no aids (the solver plays by the kit's rules), unless ``aids=True``.
+    A piece that is still a lesson's stub (it raises NotImplementedError) is played by the kit's own, and the
+    status line says so when the deal already called it (``fits``, ``stock_moves``, ``column_moves``).
 
     >>> table = play("klondike", seed=1, aids=False)
     >>> table.show_solution(); table.message
@@ -45,5 +47,13 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, *, use: Engine 
             validate(position)
         if use is not None:
             game.engine, game._legal = use, None
-        return GameWidget(game, **options)
-    return GameWidget(Game(game, seed, engine=use), **options)
+        table = GameWidget(game, **options)
+    else:
+        table = GameWidget(Game(game, seed, engine=use), **options)
+    if use is not None and use.unwritten:  # a student copy's stub met in dealing: the kit's piece plays instead
+        names = [getattr(use.pieces[piece], "__name__", piece) for piece in sorted(use.unwritten)]
+        table._say(f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} not written yet: until "
+                   f"{'it is' if len(names) == 1 else 'they are'}, this table plays by the kit's rules. "
+                   + table.message)
+        table._send_state()
+    return table
