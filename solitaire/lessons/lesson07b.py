@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..endgame import Outcome
 from ..engine import what_differs
 from ..moves import FLIP, apply, legal_moves, rules
 from ..render import text_diagram
@@ -221,10 +222,11 @@ def plot_saving(rows: Any) -> Any:
 
     from ..plots import FONTS, OKABE_ITO
     rows = rows.to_dict("records") if hasattr(rows, "to_dict") else list(rows)
-    looks = {"won": ("won deal", OKABE_ITO[3], "o", 9), "unwinnable": ("deal that cannot be won", OKABE_ITO[4], "D", 11)}
+    looks = {Outcome.WON: ("won deal", OKABE_ITO[3], "o", 9),
+             Outcome.UNWINNABLE: ("deal that cannot be won", OKABE_ITO[4], "D", 11)}
     counts = [r["plain"] for r in rows] + [r["safe moves"] for r in rows]
     ends = (min(counts) / 1.8, max(counts) * 1.8)  # room for a whole marker and its label at either end
-    ratios = {r["deal"]: r["safe moves"] / r["plain"] for r in rows if r["status"] == "won"}
+    ratios = {r["deal"]: r["safe moves"] / r["plain"] for r in rows if r["status"] == Outcome.WON}
     named = {max(ratios, key=ratios.get), min(ratios, key=ratios.get)} if ratios else set()  # furthest either way
     with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
         fig, ax = plt.subplots(figsize=(7.5, 7), layout="constrained")
@@ -234,7 +236,7 @@ def plot_saving(rows: Any) -> Any:
                     markersize=size, color=colour, markeredgecolor="black", markeredgewidth=0.6, label=label)
         ax.plot(ends, ends, color="0.35", linestyle="--", label="the same count both ways")
         for r in rows:
-            if r["deal"] in named or r["status"] != "won":
+            if r["deal"] in named or r["status"] != Outcome.WON:
                 ax.annotate(f"deal {r['deal']}", (r["plain"], r["safe moves"]), xytext=(9, -4),
                             textcoords="offset points", fontsize=12)
         ax.text(0.96, 0.04, "fewer positions\nwith safe moves", transform=ax.transAxes, ha="right", va="bottom",
