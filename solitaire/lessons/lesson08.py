@@ -361,10 +361,14 @@ def plot_win_rates(rates: Any, title: str = "Klondike: the same 300 deals for ea
     below. ``rates`` is ``win_rates_table``'s.
 
     >>> import pandas as pd
+    >>> from solitaire.plots import strategy_style
     >>> fig = plot_win_rates(pd.DataFrame([{"player": "greedy", "wins": 3, "deals": 4, "win rate": 0.75,
     ...                                     "low": 0.3, "high": 0.95}]))
     >>> [text.get_text() for text in fig.legends[0].get_texts()]
     ['greedy']
+    >>> points = fig.axes[0].containers[0].lines[0]  # greedy's own colour and marker, as in every plot of the kit
+    >>> {"color": points.get_color(), "marker": points.get_marker()} == strategy_style("greedy")
+    True
     """
     import matplotlib.pyplot as plt
 
