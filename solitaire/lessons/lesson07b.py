@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..endgame import Outcome
 from ..engine import what_differs
 from ..moves import FLIP, apply, legal_moves, rules
 from ..render import text_diagram
@@ -201,3 +202,51 @@ def _settle(fn: Any) -> Verdict:
                                       f"\n{text_diagram(p)}")
     return Verdict(True, f"your settle reaches the kit's position from all {tried} positions tried, of hidden deals "
                          f"of {', '.join(v.name for v in SETTLE_VARIANTS)}.")
+
+
+def plot_saving(rows: Any) -> Any:
+    """Lesson 07b's picture of what safe moves change: one point per deal, the positions its search sees without
+    safe moves (across) and with them (up), both on log scales, with the diagonal where the two are equal. Won
+    deals and deals that cannot be won have a colour and marker each; the deals that cannot be won, and the won
+    deals with the largest rise and the largest fall, carry their numbers. ``rows``: one dict a deal, with the keys
+    deal, status, plain and "safe moves" (or a table with those columns).
+
+    >>> fig = plot_saving([{"deal": 0, "status": "won", "plain": 100, "safe moves": 300},
+    ...                    {"deal": 1, "status": "won", "plain": 900, "safe moves": 200},
+    ...                    {"deal": 2, "status": "unwinnable", "plain": 5000, "safe moves": 700}])
+    >>> [text.get_text() for text in fig.legends[0].get_texts()]
+    ['won deal', 'deal that cannot be won', 'the same count both ways']
+    """
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker as mticker
+
+    from ..plots import FONTS, OKABE_ITO
+    rows = rows.to_dict("records") if hasattr(rows, "to_dict") else list(rows)
+    looks = {Outcome.WON: ("won deal", OKABE_ITO[3], "o", 9),
+             Outcome.UNWINNABLE: ("deal that cannot be won", OKABE_ITO[4], "D", 11)}
+    counts = [r["plain"] for r in rows] + [r["safe moves"] for r in rows]
+    ends = (min(counts) / 1.8, max(counts) * 1.8)  # room for a whole marker and its label at either end
+    ratios = {r["deal"]: r["safe moves"] / r["plain"] for r in rows if r["status"] == Outcome.WON}
+    named = {max(ratios, key=ratios.get), min(ratios, key=ratios.get)} if ratios else set()  # furthest either way
+    with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
+        fig, ax = plt.subplots(figsize=(7.5, 7), layout="constrained")
+        for status, (label, colour, marker, size) in looks.items():
+            part = [r for r in rows if r["status"] == status]
+            ax.plot([r["plain"] for r in part], [r["safe moves"] for r in part], linestyle="none", marker=marker,
+                    markersize=size, color=colour, markeredgecolor="black", markeredgewidth=0.6, label=label)
+        ax.plot(ends, ends, color="0.35", linestyle="--", label="the same count both ways")
+        for r in rows:
+            if r["deal"] in named or r["status"] != Outcome.WON:
+                ax.annotate(f"deal {r['deal']}", (r["plain"], r["safe moves"]), xytext=(9, -4),
+                            textcoords="offset points", fontsize=12)
+        ax.text(0.96, 0.04, "fewer positions\nwith safe moves", transform=ax.transAxes, ha="right", va="bottom",
+                color="0.3")
+        ax.text(0.04, 0.96, "more positions\nwith safe moves", transform=ax.transAxes, ha="left", va="top", color="0.3")
+        ax.set(xscale="log", yscale="log", xlim=ends, ylim=ends, aspect="equal",
+               xlabel="positions seen without safe moves", ylabel="positions seen with safe moves",
+               title="Mini Klondike: positions the search sees, deal by deal")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+        ax.grid(alpha=0.3)
+        fig.legend(loc="outside lower center", ncols=2)
+    return fig

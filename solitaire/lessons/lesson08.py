@@ -334,3 +334,60 @@ def lesson_tables(strategies: tuple[str, ...] = ("expert", "greedy")) -> list[An
     others = others[(others["variant"] == "klondike") & others["seed"].isin(expert["seed"])]
     return [expert if name == "expert" else others[others["strategy"] == name][["seed", "outcome"]]
             for name in strategies]
+
+
+def win_rates_table(players: dict[str, Any]) -> Any:
+    """Each player's wins on its table of games (columns seed and outcome), with the win rate and its Wilson 95%
+    interval (to three decimals): one row a player, in the order given (lesson 08b).
+
+    >>> import pandas as pd
+    >>> games = pd.DataFrame({"seed": [1, 2, 3, 4], "outcome": ["won", "lost", "won", "won"]})
+    >>> win_rates_table({"greedy": games}).to_dict("records")[0]["wins"]
+    3
+    """
+    import pandas as pd
+    rows = []
+    for name, games in players.items():
+        wins, deals = int((games["outcome"] == Outcome.WON).sum()), len(games)
+        low, high = wilson(wins, deals)
+        rows.append({"player": name, "wins": wins, "deals": deals, "win rate": round(wins / deals, 3),
+                     "low": round(low, 3), "high": round(high, 3)})
+    return pd.DataFrame(rows)
+
+
+def plot_win_rates(rates: Any, title: str = "Klondike: the same 300 deals for each player") -> Any:
+    """Each player's win rate with its Wilson 95% interval, one row a player (the first at the top), in the kit's
+    fixed colour and marker of that player (``plots.strategy_style``), its wins written beside it and a legend
+    below. ``rates`` is ``win_rates_table``'s.
+
+    >>> import pandas as pd
+    >>> from solitaire.plots import strategy_style
+    >>> fig = plot_win_rates(pd.DataFrame([{"player": "greedy", "wins": 3, "deals": 4, "win rate": 0.75,
+    ...                                     "low": 0.3, "high": 0.95}]))
+    >>> [text.get_text() for text in fig.legends[0].get_texts()]
+    ['greedy']
+    >>> points = fig.axes[0].containers[0].lines[0]  # greedy's own colour and marker, as in every plot of the kit
+    >>> {"color": points.get_color(), "marker": points.get_marker()} == strategy_style("greedy")
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plots import FONTS, percent_axis, strategy_style
+    rows = rates.to_dict("records")
+    with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
+        fig, ax = plt.subplots(figsize=(9, 1.0 * len(rows) + 2.2), layout="constrained")
+        for y, row in zip(range(len(rows) - 1, -1, -1), rows):
+            rate = row["win rate"]
+            ax.errorbar([rate], [y], xerr=[[rate - row["low"]], [row["high"] - rate]], linestyle="none", capsize=6,
+                        markersize=11, elinewidth=2.5, label=row["player"], **strategy_style(row["player"]))
+            ax.annotate(f"{row['wins']} of {row['deals']}", (row["high"], y), xytext=(10, 0),
+                        textcoords="offset points", va="center")
+        ax.set_yticks(range(len(rows)), [row["player"] for row in reversed(rows)])
+        ax.set_ylim(-0.6, len(rows) - 0.4)
+        ax.set_xlim(0, 1.12)  # room for the wins written right of a high end near 100%
+        ax.set_xticks([x / 10 for x in range(11)])
+        percent_axis(ax.xaxis)
+        ax.set(xlabel="deals won (%), with the 95% interval", title=title)
+        ax.grid(axis="x", alpha=0.3)
+        fig.legend(loc="outside lower center", ncols=len(rows))
+    return fig
