@@ -42,13 +42,14 @@ class Budget(NamedTuple):
     seconds: float
     strikes: int
     total: float
+    forfeited: str = ""  # why it forfeited, once it has
 
     @classmethod
     def of(cls, limits: Limits, games: int, rows=()) -> Budget:
         """The budget for ``games`` games, less what the ``rows`` already played used.
 
         >>> Budget.of(Limits(), 20, [{"seconds": 4.0, "reason": "timed out: ..."}])
-        Budget(seconds=126.0, strikes=2, total=130.0)
+        Budget(seconds=126.0, strikes=2, total=130.0, forfeited='')
         """
         total = limits.entrant_seconds if limits.entrant_seconds is not None else (
             limits.load_seconds + limits.game_seconds * games)
@@ -57,13 +58,16 @@ class Budget(NamedTuple):
     def after(self, rows) -> Budget:
         """What is left once the games of ``rows`` have been played (a forfeited game ends the budget)."""
         rows = list(rows)
-        if any(r["reason"].startswith("forfeited") for r in rows):
-            return self._replace(seconds=min(self.seconds, 0.0))
+        forfeited = [r["reason"] for r in rows if r["reason"].startswith("forfeited")]
+        if forfeited:
+            return self._replace(forfeited=forfeited[0])
         return self._replace(seconds=self.seconds - sum(r["seconds"] for r in rows),
                              strikes=self.strikes - sum(strike(r["reason"]) for r in rows))
 
     def forfeit(self, limits: Limits) -> str:
         """"" while the entrant may play, else why it forfeits its remaining games."""
+        if self.forfeited:
+            return self.forfeited
         if self.strikes <= 0:
             return (f"forfeited: it lost {limits.failures} games to its limits (time, memory, processes), so it "
                     "plays no more")
@@ -124,14 +128,15 @@ def referee_game(entrant: EntrantProcess, variant, seed: int, limits: Limits, le
             return [moves[i] for i in answer or ()]
         return None if answer is None else moves[answer]
 
+    reload = entrant.proc is None and entrant.starts > 0
+    why = f"the game took more than {limits.game_seconds:g} s" + (", its reload after a failure included" if reload else "")
     try:
-        if entrant.proc is None and entrant.starts == 0:
+        if entrant.proc is None and not reload:
             entrant.start(*spent)
             clock = time.monotonic()  # a first load is not the game's
-        elif entrant.proc is None:
-            entrant.start(*min((clock + limits.game_seconds, f"the game took more than {limits.game_seconds:g} s, "
-                                "its reload after a failure included"), spent))
-        entrant.new_game(variant, *min((clock + limits.game_seconds, ""), spent))
+        elif reload:
+            entrant.start(*min((clock + limits.game_seconds, why), spent))
+        entrant.new_game(variant, *min((clock + limits.game_seconds, why), spent))
         outcome, played, p = game_loop(deal(variant, seed), pick, entrant.use_rank, limits.max_moves)
         entrant.end_game()
         return outcome, played, p.on_foundations(), "", time.perf_counter() - start

@@ -107,7 +107,7 @@ def _detect() -> Sandbox:
     limits = (f"cgroup {groups} limits on all their processes (CPU, memory, processes)" if groups else
               "limits polled on their process trees (no cgroup here)")
     guard = "a seccomp filter on shared kernel state" if filtered else "NO seccomp filter (keyrings and the page cache are shared)"
-    tmp = f"/tmp of {TMP_MB} MB" if "--size" in _bwrap_help() else "/tmp without a size limit (bubblewrap older than 0.7)"
+    tmp = f"/tmp of at most {TMP_MB} MB" if "--size" in _bwrap_help() else "/tmp without a size limit (bubblewrap older than 0.7)"
     return Sandbox(True, groups, f"sandbox: bubblewrap: each entrant {who}, in its own PID, mount, IPC and network "
                                  f"namespaces, seeing only Python and the kit, with {guard} and a {tmp}; {limits}",
                    filtered)
