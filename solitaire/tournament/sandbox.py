@@ -266,22 +266,21 @@ def _own(controller: str) -> str | None:
 
 def cgroup_kind() -> str:
     """"v1" or "v2" where this process may make cgroups with the CPU, memory and process controllers, else "":
-    v1 as root; cgroup2 where its own cgroup hands those controllers down and it may write there (root, or a
-    user it was delegated to, as systemd does with ``Delegate=yes``).
+    only as root (a user's delegated cgroup2 subtree holds the user's own processes, so its controllers cannot be
+    handed down to new cgroups beside them without moving the teacher's process first, which the kit does not do).
 
     >>> cgroup_kind() in ("v1", "v2", "")
     True
     """
-    if not CGROUP.is_dir():
+    if os.geteuid() != 0 or not CGROUP.is_dir():
         return ""
-    if os.geteuid() == 0 and all(os.access(CGROUP / c / (_own(c) or "/nowhere").lstrip("/"), os.W_OK) for c in ("cpuacct", "memory", "pids")):
+    if all(os.access(CGROUP / c / (_own(c) or "/nowhere").lstrip("/"), os.W_OK) for c in ("cpuacct", "memory", "pids")):
         return "v1"
     own = _own("")
     if own is not None and (CGROUP / "cgroup.controllers").exists():
         here = CGROUP / own.lstrip("/")
         with contextlib.suppress(OSError):
-            if {"cpu", "memory", "pids"} <= set((here / "cgroup.subtree_control").read_text().split()) and \
-                    os.access(here, os.W_OK):  # root, or a user the cgroup was delegated to
+            if {"cpu", "memory", "pids"} <= set((here / "cgroup.subtree_control").read_text().split()):
                 return "v2"
     return ""
 
