@@ -861,38 +861,52 @@ def test_colluding_entrants_pass_nothing_through_the_kernel(tmp_path, channel, a
 
 @needs_sandbox
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "aarch64"), reason="the attacker knows these machines' calls")
-def test_the_teachers_session_keyring_is_out_of_reach(tmp_path):
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_the_teachers_session_keyring_is_out_of_reach(tmp_path, as_user):
     """A token in the session keyring of whoever starts the tournament (as pam_keyinit sets one up at login)."""
-    folder = tmp_path / "class"
-    write(folder, token_reader=attackers.TOKEN_READER)
-    keep_token = f"""
+    folder = Path(tempfile.mkdtemp(prefix="solitaire-token-")) if as_user else tmp_path
+    try:
+        write(folder / "class", token_reader=attackers.TOKEN_READER)
+        keep_token = f"""
 import ctypes, platform
 libc = ctypes.CDLL(None, use_errno=True)
 add_key, keyctl = {{"x86_64": (248, 250), "aarch64": (217, 219)}}[platform.machine()]
 assert libc.syscall(keyctl, ctypes.c_long(1), b"teacher-login") >= 0  # KEYCTL_JOIN_SESSION_KEYRING
 assert libc.syscall(add_key, b"user", b"solitaire-teacher-token", b"TOKEN-SECRET-54", ctypes.c_long(15), ctypes.c_long(-3)) >= 0
 from solitaire import tournament
-tournament.run({str(folder)!r}, deals=1, logs={str(tmp_path)!r}, quiet=True)
+tournament.run({str(folder / "class")!r}, deals=1, logs={str(folder)!r}, quiet=True)
 """
-    done = subprocess.run([sys.executable, "-c", keep_token], capture_output=True, text=True, cwd=ROOT,
-                          env=os.environ | {"PYTHONPATH": str(ROOT)}, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    log = (tmp_path / "token_reader.log").read_text()
-    assert "TOKEN-SECRET-54" not in log and "read" not in log.replace("nothing read", "")
-    assert log.count("nothing read (errno 1)") == 3  # EPERM, from the seccomp filter
+        command, env = [sys.executable, "-c", keep_token], os.environ | {"PYTHONPATH": str(ROOT)}
+        if as_user:
+            user, python = plain_user()
+            for path in (folder, *folder.rglob("*")):
+                shutil.chown(path, user)
+            command = ["runuser", "-u", user, "--", python, "-c", keep_token]
+            env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "HOME": str(folder)}
+        done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        log = (folder / "token_reader.log").read_text()
+        assert "TOKEN-SECRET-54" not in log and "read" not in log.replace("nothing read", "")
+        assert log.count("nothing read (errno 1)") == 3  # EPERM, from the seccomp filter
+    finally:
+        if as_user:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @needs_sandbox
-def test_an_entrant_that_loads_slowly_and_keeps_failing_forfeits_in_bounded_time(tmp_path):
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_an_entrant_that_loads_slowly_and_keeps_failing_forfeits_in_bounded_time(tmp_path, as_user):
     limits = SANDBOXED._replace(move_seconds=0.3, load_seconds=2, game_seconds=1.5)  # a move: 1.3 s of wall time
     slow = attackers.SLOW_LOADER.format(load=1.2, slow_moves=2, move=0.6)
     start = time.monotonic()
-    results, _ = play(tmp_path, {"slow_loader": slow}, as_user=False, deals=20, limits=limits)
+    results, _ = play(tmp_path, {"slow_loader": slow}, as_user=as_user, deals=20, limits=limits)
     took = time.monotonic() - start
     rows = [r for r in results.rows if r["entrant"] == "slow_loader"]
     played = [r for r in rows if not r["reason"].startswith("forfeited")]
-    assert len(rows) == 20 and 2 <= len(played) <= 1 + limits.failures  # its first failure costs no strike
-    assert played[0]["reason"].startswith("not a move: answered int 42")
+    # its first game ends on its non-move (no strike), or, on a busy machine, on the game's time; then each reload
+    # runs out of the game's time
+    assert len(rows) == 20 and limits.failures <= len(played) <= 1 + limits.failures
+    assert played[0]["reason"].startswith(("not a move: answered int 42", "timed out: the game took more than 1.5 s"))
     assert all(r["reason"].startswith("timed out: the game took more than 1.5 s, its reload after a failure included")
                for r in played[1:])
     assert rows[-1]["reason"] == "forfeited: it lost 3 games to its limits (time, memory, processes), so it plays no more"
