@@ -124,10 +124,19 @@ def strategy_from_source(source: str, filename: str, name: str):
                      "method) nor a function `choose(obs, moves)`: add one of them")
 
 
-def _drop_privileges(uid: int) -> None:
-    """Become ``uid`` (run as root in a sandbox: a user of its own), in no group, having first emptied the
-    capability bounding set (only root may: so before the switch), and forbid gaining anything back through
-    exec. Every capability goes with root; without root there is nothing to drop but the ambient set."""
+def drop_privileges(uid: int) -> None:
+    """Become ``uid`` (run as root in a sandbox: a user of its own, ``sandbox.box_uid()``; -1: stay who it is),
+    in no group, having first emptied the capability bounding set (only root may: so before the switch), and
+    forbid gaining anything back through exec. Every capability goes with root; without root there is nothing to
+    drop but the ambient set. Any process that runs untrusted code in a sandbox started as root calls it first.
+
+    >>> import subprocess
+    >>> code = "from solitaire.tournament.entrant import drop_privileges as d; d(-1); print(open('/proc/self/status').read())"
+    >>> status = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    >>> status = status if sys.platform.startswith("linux") else "CapBnd: 0000000000000000"
+    >>> [line.split()[1] for line in status.splitlines() if line.startswith("CapBnd")] or ["(not Linux)"]
+    ['0000000000000000']
+    """
     try:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:
@@ -281,7 +290,7 @@ class _CappedOutput:
 
 def main(argv: list[str]) -> None:
     fd_in, fd_out, memory_mb, cpu_seconds, output_bytes, uid, nproc = map(int, argv)
-    _drop_privileges(uid)
+    drop_privileges(uid)
     _set_limits(memory_mb, cpu_seconds, output_bytes)
     if nproc > 0 and hasattr(resource, "RLIMIT_NPROC"):  # without a cgroup: a cap on this user's processes
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
