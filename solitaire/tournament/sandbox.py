@@ -290,6 +290,9 @@ class Cgroup:
     read for CPU, memory and process-limit events, removed when the entrant ends."""
 
     def __init__(self, kind: str, memory_mb: int, processes: int) -> None:
+        if "stale" not in _FOUND:  # once a process: what referees that were killed, or were slow to end, left
+            _FOUND["stale"] = True
+            sweep_stale()
         self.kind, name = kind, f"solitaire-{os.getpid()}-{next(_COUNT)}"
         if kind == "v1":
             self.dirs = {c: CGROUP / c / _own(c).lstrip("/") / name for c in ("cpuacct", "memory", "pids", "cpu")
@@ -385,6 +388,24 @@ def sweep() -> None:
         except OSError:
             with _LOCK:
                 _LEFT.append(d)
+
+
+def sweep_stale() -> None:
+    """Remove the entrants' cgroups, beside this process's own, that a referee no longer running left behind (one
+    killed with ``kill -9``, or whose entrants took longer to end than its exit waited), once they hold no process.
+
+    >>> sweep_stale()
+    """
+    places = [(CGROUP / c, _own(c)) for c in ("cpuacct", "memory", "pids", "cpu")] + [(CGROUP, _own(""))]
+    for top, own in places:
+        if own is None or not top.is_dir():
+            continue
+        with contextlib.suppress(OSError):
+            for d in (top / own.lstrip("/")).glob("solitaire-*-*"):
+                pid = d.name.split("-")[1]
+                if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                    with contextlib.suppress(OSError):
+                        d.rmdir()  # (refused while a process is in it)
 
 
 @atexit.register
