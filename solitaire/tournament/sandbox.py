@@ -107,7 +107,7 @@ def _detect() -> Sandbox:
     limits = (f"cgroup {groups} limits on all their processes (CPU, memory, processes)" if groups else
               "limits polled on their process trees (no cgroup here)")
     guard = "a seccomp filter on shared kernel state" if filtered else "NO seccomp filter (keyrings and the page cache are shared)"
-    tmp = f"/tmp of at most {TMP_MB} MB" if "--size" in _bwrap_help() else "/tmp without a size limit (bubblewrap older than 0.7)"
+    tmp = f"/tmp of at most {TMP_MB} MB" if "--size" in _bwrap_help() else "/tmp without a size limit (this bubblewrap cannot size it)"
     return Sandbox(True, groups, f"sandbox: bubblewrap: each entrant {who}, in its own PID, mount, IPC and network "
                                  f"namespaces, seeing only Python and the kit, with {guard} and a {tmp}; {limits}",
                    filtered)
@@ -127,11 +127,13 @@ def _probe(filtered: bool) -> str:
 
 
 def _bwrap_help() -> str:
-    """bubblewrap's list of options (to know whether it has ``--size``: 0.7 and later)."""
+    """bubblewrap's list of options, to know whether it can size a tmpfs (``--size``: 0.7 and later, and not
+    when bubblewrap is installed setuid root, where it refuses it); "" where it cannot."""
     if "help" not in _FOUND:
         try:
-            _FOUND["help"] = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=30).stdout
-        except (OSError, subprocess.TimeoutExpired):
+            found = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=30).stdout
+            _FOUND["help"] = "" if os.stat(shutil.which("bwrap")).st_mode & 0o4000 else found
+        except (OSError, TypeError, subprocess.TimeoutExpired):
             _FOUND["help"] = ""
     return _FOUND["help"]
 
