@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import os
+import platform
 import random
 import re
 import signal
@@ -145,6 +146,7 @@ strategy = Redeal()
 
 PROC_MEM = CHEAT_BASE + '''
 import os
+import platform
 import struct
 from solitaire.state import deal
 
@@ -679,7 +681,8 @@ def test_an_entrant_cannot_open_a_network_connection(tmp_path):
         results, log = attack(tmp_path, "network", source, deals=1)
         with pytest.raises(socket.timeout):
             server.accept()
-    assert "cannot connect: ConnectionRefusedError" in log and "connected\n" not in log
+    # under the seccomp filter an entrant makes no socket at all (before it, only its own loopback answered)
+    assert "cannot connect: PermissionError" in log and "connected\n" not in log
     assert outcomes(results, "network") == outcomes(results, "greedy_player")
 
 
@@ -738,3 +741,299 @@ def test_the_command_line_saves_the_ranking_plot(tmp_path):
     assert out.returncode == 0, out.stderr
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert out.stderr.splitlines()[0] == detect().line
+
+
+# --- the sandbox: no channel between entrants, none to the host (issue 54) -------------------------------------
+# Each attacker below is a real entrant file (tests/attackers.py). Each won or broke the tournament before the
+# seccomp filter, the user ids of their own, the budgets and the escaping (see the report of issue 54, where each
+# was run against the tournament of that time); each test runs it as root (or as whoever runs the tests) and, when
+# the tests run as root, as a plain user too (the "user" case), since a teacher without root gets other limits.
+import copy  # noqa: E402
+import json  # noqa: E402
+import pwd  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+COLLUDING_DEALS = attackers.COLLUDING_DEALS  # three of random.Random(54)'s 64-bit draws: greedy loses each, and the
+# cheat wins each in this process once it has the scout's records (both checked below)
+PLAIN_USER = "solitaire-test"
+DRIVER = """
+import json, sys
+from solitaire import tournament
+a = json.loads(sys.argv[1])
+r = tournament.run(a["folder"], deals=a["deals"], seeds=a["seeds"], limits=tournament.Limits(**a["limits"]),
+                   logs=a["logs"], out=a["out"], quiet=True)
+print(json.dumps({"rows": r.rows, "left_out": r.left_out, "line": tournament.detect().line}))
+"""
+
+
+def plain_user() -> tuple[str, str]:
+    """A user without privileges (made if missing) and a Python it can run the kit with; skips when the tests do
+    not run as root (then they ran as a plain user already) or where no such user or Python can be had."""
+    if os.geteuid() != 0:
+        pytest.skip("the tests run as a plain user already: the other case of this test was one")
+    try:
+        pwd.getpwnam(PLAIN_USER)
+    except KeyError:
+        made = subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/bin/false", PLAIN_USER],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            pytest.skip(f"cannot make the user {PLAIN_USER}: {made.stderr.strip()[:100]}")
+    for python in (sys.executable, "/usr/bin/python3"):
+        probe = subprocess.run(["runuser", "-u", PLAIN_USER, "--", python, "-c", "import solitaire.tournament"],
+                               capture_output=True, env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT)}, cwd="/")
+        if probe.returncode == 0:
+            return PLAIN_USER, python
+    pytest.skip(f"no Python here that the user {PLAIN_USER} may run with the kit")
+
+
+def play(tmp_path: Path, files: dict[str, str], *, as_user: bool, deals: int = 2, seeds=None, limits=SANDBOXED,
+         out: bool = False, greedy: bool = True):
+    """A tournament of the files (and the greedy player), as root (or whoever runs the tests: in this process) or
+    as a plain user (in a process of its own): its rows, the left out, and each entrant's log by name."""
+    folder = Path(tempfile.mkdtemp(prefix="solitaire-attack-")) if as_user else tmp_path / "run"
+    try:
+        folder.mkdir(exist_ok=True)
+        write(folder / "class", **files)
+        if greedy:
+            (folder / "class" / "greedy_player.py").write_text(GREEDY_FILE.read_text())
+        (folder / "logs").mkdir()
+        args = {"folder": str(folder / "class"), "deals": deals, "seeds": {"klondike": seeds} if seeds else None,
+                "limits": limits._asdict(), "logs": str(folder / "logs"), "out": str(folder / "r.sqlite") if out else None}
+        if as_user:
+            user, python = plain_user()
+            shutil.chown(folder, user)
+            for path in folder.rglob("*"):
+                shutil.chown(path, user)
+            done = subprocess.run(["runuser", "-u", user, "--", python, "-c", DRIVER, json.dumps(args)], cwd=folder,
+                                  capture_output=True, text=True, timeout=600,
+                                  env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "HOME": str(folder)})
+            assert done.returncode == 0, done.stderr[-2000:]
+            found = json.loads(done.stdout)
+            if not found["line"].startswith("sandbox: bubblewrap"):
+                pytest.skip(f"as {user}: {found['line']}")
+            results = tournament.Results(found["rows"], found["left_out"])
+        else:
+            before = sandbox.tree(os.getpid()).keys()
+            results = tournament.run(args["folder"], deals=deals, seeds=args["seeds"], limits=limits,
+                                     logs=args["logs"], out=args["out"], quiet=True)
+            assert not sandbox.tree(os.getpid()).keys() - before  # nothing the entrants started is left
+        logs = {p.stem: p.read_text(errors="replace") for p in (folder / "logs").glob("*.log")}
+        return results, logs
+    finally:
+        if as_user:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def load_source(source: str, name: str):
+    module = types.ModuleType(name)
+    module.__file__ = f"{name}.py"
+    exec(compile(source, f"{name}.py", "exec"), module.__dict__)
+    return module.strategy
+
+
+@pytest.fixture(scope="module")
+def colluding_deals(tmp_path_factory):
+    """The deals on which the cheat beats greedy once the scout's records reach it (here: through a folder, in
+    this process, each a fresh copy a game as the tournament gives)."""
+    records = str(tmp_path_factory.mktemp("records"))
+    scout, cheat = (load_source(attackers.colluder(role, "folder", folder=records), role) for role in ("Scout", "Cheat"))
+    for seed in COLLUDING_DEALS:
+        assert play_game(KLONDIKE, seed, "greedy").outcome != "won"
+        play_game(KLONDIKE, seed, copy.deepcopy(scout))
+        assert play_game(KLONDIKE, seed, copy.deepcopy(cheat), max_moves=SANDBOXED.max_moves).outcome == "won"
+    return COLLUDING_DEALS
+
+
+@needs_sandbox
+@pytest.mark.parametrize("channel", ["keyring", "page_cache"])
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_colluding_entrants_pass_nothing_through_the_kernel(tmp_path, channel, as_user, colluding_deals):
+    files = {"a_scout": attackers.colluder("Scout", channel), "b_cheat": attackers.colluder("Cheat", channel)}
+    results, logs = play(tmp_path, files, as_user=as_user, deals=len(colluding_deals), seeds=colluding_deals,
+                         limits=SANDBOXED._replace(move_seconds=2.0, game_seconds=30))
+    assert wins(results, "b_cheat") <= wins(results, "greedy_player") == 0
+    assert logs["b_cheat"].count("cards found for this deal: 0") == len(colluding_deals)
+    refused = "add_key refused: 1" if channel == "keyring" else "cannot write in the page cache: PermissionError"
+    assert refused in logs["a_scout"]  # (EPERM: the seccomp filter's answer)
+    assert not any(r["reason"] for r in results.rows)
+
+
+@needs_sandbox
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "aarch64"), reason="the attacker knows these machines' calls")
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_the_teachers_session_keyring_is_out_of_reach(tmp_path, as_user):
+    """A token in the session keyring of whoever starts the tournament (as pam_keyinit sets one up at login)."""
+    folder = Path(tempfile.mkdtemp(prefix="solitaire-token-")) if as_user else tmp_path
+    try:
+        write(folder / "class", token_reader=attackers.TOKEN_READER)
+        keep_token = f"""
+import ctypes, platform
+libc = ctypes.CDLL(None, use_errno=True)
+add_key, keyctl = {{"x86_64": (248, 250), "aarch64": (217, 219)}}[platform.machine()]
+assert libc.syscall(keyctl, ctypes.c_long(1), b"teacher-login") >= 0  # KEYCTL_JOIN_SESSION_KEYRING
+assert libc.syscall(add_key, b"user", b"solitaire-teacher-token", b"TOKEN-SECRET-54", ctypes.c_long(15), ctypes.c_long(-3)) >= 0
+from solitaire import tournament
+tournament.run({str(folder / "class")!r}, deals=1, logs={str(folder)!r}, quiet=True)
+"""
+        command, env = [sys.executable, "-c", keep_token], os.environ | {"PYTHONPATH": str(ROOT)}
+        if as_user:
+            user, python = plain_user()
+            for path in (folder, *folder.rglob("*")):
+                shutil.chown(path, user)
+            command = ["runuser", "-u", user, "--", python, "-c", keep_token]
+            env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "HOME": str(folder)}
+        done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        log = (folder / "token_reader.log").read_text()
+        assert "TOKEN-SECRET-54" not in log and "read" not in log.replace("nothing read", "")
+        assert log.count("nothing read (errno 1)") == 3  # EPERM, from the seccomp filter
+    finally:
+        if as_user:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_an_entrant_that_loads_slowly_and_keeps_failing_forfeits_in_bounded_time(tmp_path, as_user):
+    limits = SANDBOXED._replace(move_seconds=0.3, load_seconds=2, game_seconds=1.5)  # a move: 1.3 s of wall time
+    slow = attackers.SLOW_LOADER.format(load=1.2, slow_moves=2, move=0.6)
+    start = time.monotonic()
+    results, _ = play(tmp_path, {"slow_loader": slow}, as_user=as_user, deals=20, limits=limits)
+    took = time.monotonic() - start
+    rows = [r for r in results.rows if r["entrant"] == "slow_loader"]
+    played = [r for r in rows if not r["reason"].startswith("forfeited")]
+    # its first game ends on its non-move (no strike), or, on a busy machine, on the game's time; then each reload
+    # runs out of the game's time
+    assert len(rows) == 20 and limits.failures <= len(played) <= 1 + limits.failures
+    assert played[0]["reason"].startswith(("not a move: answered int 42", "timed out: the game took more than 1.5 s"))
+    assert all(r["reason"].startswith("timed out: the game took more than 1.5 s, its reload after a failure included")
+               for r in played[1:])
+    assert rows[-1]["reason"] == "forfeited: it lost 3 games to its limits (time, memory, processes), so it plays no more"
+    budget = limits.load_seconds + 20 * limits.game_seconds
+    assert sum(r["seconds"] for r in rows) < budget
+    assert not any(reasons(results, "greedy_player"))
+    assert took < 60  # (before the budgets: a fresh load for each of the 20 games, about 54 s for its games alone)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_an_entrant_uses_up_at_most_its_budget_for_the_tournament(tmp_path, as_user):
+    limits = SANDBOXED._replace(move_seconds=0.3, game_seconds=1.0, entrant_seconds=4.0)
+    results, _ = play(tmp_path, {"sleeper": attackers.SLEEPER.format(seconds=0.2)}, as_user=as_user, deals=8,
+                      limits=limits)
+    rows = [r for r in results.rows if r["entrant"] == "sleeper"]
+    kinds = [r["reason"].split(":")[0] for r in rows]
+    assert kinds[-1] == "forfeited" and set(kinds) <= {"timed out", "forfeited"}
+    assert rows[-1]["reason"] == "forfeited: it used up its 4 s for the tournament (loads and games)" or \
+        rows[-1]["reason"].startswith("forfeited: it lost 3 games")
+    assert sum(r["seconds"] for r in rows) < 4.0 + limits.game_seconds + 1
+
+
+def _controls(text: str) -> set[str]:
+    return {c for c in text if not c.isprintable() and c != "\n"}
+
+
+@needs_sandbox
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_no_control_character_from_an_entrant_reaches_the_screen_or_the_tables(tmp_path, as_user):
+    files = {"escapes": attackers.ESCAPES, "red\x1b[31mname\u202e": GREEDY_FILE.read_text()}
+    results, _ = play(tmp_path, files, as_user=as_user, deals=2, out=True)
+    shown = tournament.report(results)
+    assert not _controls(shown) and "\\x1b[2J" in shown and "red\\x1b[31mname" in shown
+    assert "red\\x1b[31mname\\u202e" in {r["entrant"] for r in results.rows}
+    assert all(r.startswith("crashed: \\x1b[2J\\x1b[H") for r in reasons(results, "escapes"))
+    table = tmp_path / "games.csv"
+    tournament.write_table(results, table)
+    assert not _controls(table.read_text(encoding="utf-8").replace("\r\n", "\n"))
+    if not as_user:  # the command line, its games table and its results file
+        folder = tmp_path / "run" / "class"
+        out = subprocess.run([sys.executable, "-m", "solitaire", "tournament", str(folder), "--deals", "2", "--table",
+                              str(tmp_path / "cli.csv"), "--out", str(tmp_path / "cli.sqlite")], capture_output=True,
+                             text=True, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)}, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert not _controls(out.stdout + out.stderr) and "failures: none" not in out.stdout
+        assert not _controls((tmp_path / "cli.csv").read_text(encoding="utf-8").replace("\r\n", "\n"))
+        with sqlite3.connect(tmp_path / "cli.sqlite") as db:
+            stored = " ".join(f"{e} {r}" for e, r in db.execute("SELECT entrant, reason FROM games"))
+        assert "\\x1b" in stored and not _controls(stored)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("kind", ["files", "sockets"])
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_memory_outside_the_processes_is_bounded(tmp_path, kind, as_user):
+    limits = SANDBOXED._replace(memory_mb=200)  # the attacker tries to hold three times as much
+    source = (attackers.FILES_MEMORY if kind == "files" else attackers.SOCKET_MEMORY).format(mb=600)
+    results, logs = play(tmp_path, {"hoarder": source}, as_user=as_user, deals=1, limits=limits)
+    held = {place: int(n) for n, place in re.findall(r"(?:stored|queued) (\d+) MB in (\S+)", logs["hoarder"])}
+    reason = reasons(results, "hoarder")[0]  # (the last figure for each place, in millions of bytes)
+    assert held and (sum(held.values()) * 10 ** 6 <= limits.tmp_mb() << 20 or reason.startswith("memory limit"))
+    if kind == "sockets":
+        assert "sockets stopped by PermissionError" in logs["hoarder"] and held == {"sockets": 0}
+    else:
+        assert held["/dev/shm"] == held["/"] == 0 and 0 < held["/tmp"] * 10 ** 6 <= limits.tmp_mb() << 20
+    assert not any(reasons(results, "greedy_player"))
+
+
+def test_the_results_file_and_its_write_ahead_log_are_private_while_a_tournament_runs(tmp_path):
+    out = tmp_path / "class.sqlite"
+    store = tournament.ResultsFile(out)
+    try:
+        store.seeds("klondike", KLONDIKE, 3)  # the seeds, in the write-ahead log until it is checkpointed
+        modes = {end: oct(os.stat(f"{out}{end}").st_mode & 0o777) for end in ("", "-wal", "-shm")}
+        assert modes == {"": "0o600", "-wal": "0o600", "-shm": "0o600"}
+        if os.geteuid() == 0:  # another user cannot read any of them, even in a folder open to all
+            user, _ = plain_user()
+            tmp_path.chmod(0o755)
+            for end in ("", "-wal", "-shm"):
+                read = subprocess.run(["runuser", "-u", user, "--", "cat", f"{out}{end}"], capture_output=True)
+                assert read.returncode != 0 and b"Permission denied" in read.stderr
+    finally:
+        store.close()
+    out.chmod(0o644)  # a results file made by an earlier version: made private again when it is next used
+    tournament.ResultsFile(out).close()
+    assert oct(os.stat(out).st_mode & 0o777) == "0o600"
+
+
+@needs_sandbox
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_an_entrant_has_no_capability_and_sees_no_host_folder(tmp_path, as_user):
+    results, logs = play(tmp_path, {"inspector": attackers.INSPECTOR, "inspector2": attackers.INSPECTOR},
+                         as_user=as_user, deals=1, out=True)
+    first, second = logs["inspector"], logs["inspector2"]
+    for log in (first, second):
+        assert re.search(r"CapBnd:\s+0000000000000000", log) and re.search(r"CapEff:\s+0000000000000000", log)
+        assert re.search(r"Seccomp:\s+2", log)  # a filter
+        cmdline = re.search(r"/proc/1/cmdline: ([^\n]*)", log).group(1)
+        assert cmdline.startswith("bwrap --args ") and "--ro-bind" not in cmdline
+        for host in ("solitaire-attack-", str(tmp_path), "r.sqlite", "/logs", "greedy_player"):
+            assert host not in log  # no folder of the results, the entrants or the logs
+    if not as_user:  # a user id of its own each, no account's
+        uids = [re.search(r"Uid:\s+(\d+)", log).group(1) for log in (first, second)]
+        assert uids[0] != uids[1] and all(int(u) >= sandbox.UIDS for u in uids)
+
+
+@needs_sandbox
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+def test_every_shared_kernel_facility_is_refused(tmp_path, as_user):
+    results, logs = play(tmp_path, {"probe": attackers.PROBE}, as_user=as_user, deals=1, greedy=False)
+    said = dict(re.findall(r"^(\w+): (open|refused)$", logs["probe"], re.M))
+    assert len(said) == 18 and set(said.values()) == {"refused"}, said
+    assert reasons(results, "probe") == [""]  # and it plays on
+
+
+@needs_sandbox
+def test_wrap_and_start_run_a_command_in_a_sandbox_for_any_caller(tmp_path):
+    """``wrap`` (bubblewrap's plain command line, as before) and ``start`` (with the filter and the options out of
+    sight) are what another caller, such as a checker of students' answers, runs untrusted code with."""
+    code = "import os; print(os.path.exists(%r), os.listdir('/tmp'), open('/proc/self/status').read().count('Seccomp:\\t2'))"
+    secret = tmp_path / "hidden"
+    secret.mkdir()
+    plain = subprocess.run(sandbox.wrap([sys.executable, "-c", code % str(secret)], [str(secret)]),
+                           capture_output=True, text=True, env=sandbox.sandbox_env(), timeout=60)
+    assert plain.returncode == 0 and plain.stdout.split() == ["False", "[]", "0"], plain.stderr
+    started = sandbox.start([sys.executable, "-c", code % str(secret)], [str(secret)], env=sandbox.sandbox_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = started.communicate(timeout=60)
+    assert started.returncode == 0 and out.decode().split() == ["False", "[]", "1"], err

@@ -1,9 +1,11 @@
 """The class tournament: every entrant plays the same secret deals, each in its own sandboxed process.
 
 - ``solitaire.tournament.api``: ``run``, ``collect`` and the entries (a file, or a notebook's own strategy object);
-- ``solitaire.tournament.referee``: the entrant's process, the limits, the games (through the kit's one game loop);
+- ``solitaire.tournament.referee``: the games (through the kit's one game loop) and each entrant's budget;
+- ``solitaire.tournament.process``: the entrant's process, its limits, and what it lost a game by;
 - ``solitaire.tournament.entrant``: the entrant's side of the pipes;
 - ``solitaire.tournament.sandbox``: bubblewrap's namespaces, cgroups, and what a machine offers;
+- ``solitaire.tournament.seccomp``: the system calls an entrant is refused;
 - ``solitaire.tournament.results`` and ``board``: the results file, the leaderboard and the report.
 
 Everything is reachable from here (``tournament.run``, ``tournament.Limits``, ...), loaded when first asked for,
@@ -22,7 +24,7 @@ _WHERE = {"run": "api", "collect": "api", "entry_from_file": "api", "entry_from_
           "Entry": "referee", "Limits": "referee", "EntrantFailure": "referee", "EntrantProcess": "referee",
           "play_games": "referee", "ResultsFile": "results", "COLUMNS": "results", "Results": "board",
           "leaderboard": "board", "pairs": "board", "failures": "board", "report": "board",
-          "write_table": "board", "detect": "sandbox"}
+          "write_table": "board", "detect": "sandbox", "Budget": "referee", "printable": "process"}
 __all__ = sorted(_WHERE)
 
 

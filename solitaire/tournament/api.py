@@ -15,6 +15,11 @@ namespaces, sees only Python and the kit, and has limits on all it starts (``sol
 Where nothing contains it, ``run`` says so in one line and refuses entrant files from outside the kit unless
 ``trust_entrants=True``.
 
+Bounded: each entrant's loads and games come out of one budget of wall-clock time for the tournament, and one of
+games it may lose to a limit; once either is spent, its remaining games are forfeited (``referee.Budget``), so
+no entrant can hold a tournament up for long. Its batches of games are played one after another (different
+entrants at once when there are several workers), each knowing what the last left.
+
 Resumable: each finished game is committed to the SQLite results file (``out=``); a rerun with the same file
 keeps its seeds and plays only what is missing, even after ``kill -9``; one tournament at a time uses a file.
 """
@@ -27,13 +32,14 @@ import pickle
 import secrets
 import sys
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..cards import quote
 from ..variants import Variant, get_variant
 from .board import Results
-from .referee import KIT_ENTRANTS, EntrantFailure, EntrantProcess, Entry, Limits, play_games, untrusted
+from .referee import KIT_ENTRANTS, Budget, EntrantFailure, EntrantProcess, Entry, Limits, play_games, printable, untrusted
 from .results import COLUMNS, ResultsFile
 from .sandbox import detect
 
@@ -53,7 +59,7 @@ def entry_from_file(path: str | os.PathLike) -> Entry:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"cannot read the entrant file {quote(str(path), 100)} ({e}): give a readable .py file") from None
-    return Entry(path.stem, "source", (source, str(path)), hashlib.sha256(source.encode()).hexdigest()[:16])
+    return Entry(printable(path.stem), "source", (source, str(path)), hashlib.sha256(source.encode()).hexdigest()[:16])
 
 
 def entry_from_object(strategy) -> Entry:
@@ -70,7 +76,7 @@ def entry_from_object(strategy) -> Entry:
                              "function choose(obs, moves), a .py file or a folder of them")
         from .entrant import FunctionStrategy
         strategy = FunctionStrategy(strategy, getattr(strategy, "__name__", "choose"))
-    name = str(getattr(strategy, "name", "") or type(strategy).__name__)
+    name = printable(str(getattr(strategy, "name", "") or type(strategy).__name__))
     try:
         import cloudpickle
         data = _dumps_by_value(cloudpickle, strategy)
@@ -125,23 +131,28 @@ def collect(entrants) -> list[Entry]:
     return found
 
 
-def check_entries(entries: list[Entry], limits: Limits) -> tuple[list[Entry], dict[str, str]]:
-    """Load every entrant in its own process, at once: those that load, and why each other one was left out.
+def check_entries(entries: list[Entry], limits: Limits,
+                  seconds: dict[str, float] | None = None) -> tuple[list[Entry], dict[str, str]]:
+    """Load every entrant in its own process, at once: those that load, and why each other one was left out;
+    ``seconds`` (if given) gets each one's loading time, which its budget for the tournament pays.
 
     >>> bad = Entry("bad", "source", ("1 / 0", "bad.py"), "-")
     >>> check_entries([bad], Limits())
     ([], {'bad': 'import failed: ZeroDivisionError: division by zero'})
     """
     bad: dict[str, str] = {}
+    took = seconds if seconds is not None else {}
 
     def load(entry: Entry) -> None:
         process = EntrantProcess(entry, limits)
+        begun = time.perf_counter()
         try:
             process.start()
         except EntrantFailure as e:
             bad[entry.name] = str(e)
         finally:
             process.stop()
+            took[entry.name] = time.perf_counter() - begun
 
     threads = [threading.Thread(target=load, args=(e,)) for e in entries]
     for t in threads:
@@ -185,7 +196,8 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
         raise ValueError(f"workers must be a whole number >= 1, got {quote(workers)}")
     found = collect(entrants)
     _check_sandbox(found, limits, quiet)
-    entries, left_out = check_entries(found, limits)
+    loading: dict[str, float] = {}
+    entries, left_out = check_entries(found, limits, loading)
     for name, why in left_out.items():
         if not quiet:
             print(f"left out {name}: {why}", file=sys.stderr)
@@ -193,15 +205,19 @@ def run(entrants, variants: str | Variant | Iterable = "klondike", deals: int = 
     hidden = _hidden(found, out, logs)
     try:
         plan = {label: _deals(store, label, v, deals, seeds) for label, v in labelled.items()}
-        rows, tasks = [], []
+        rows, chains = [], []
         for entry in entries:
+            done_rows, tasks = [], []
             for label, v in labelled.items():
                 done = store.done(entry, label) if store else {}
-                rows += [done[n] for n, _ in plan[label] if n in done]
+                done_rows += [done[n] for n, _ in plan[label] if n in done]
                 todo = [d for d in plan[label] if d[0] not in done]
                 log = os.path.join(logs, f"{entry.name}.log") if logs else None
                 tasks += [(entry, label, v, todo[i:i + BATCH], limits, log, hidden) for i in range(0, len(todo), BATCH)]
-        rows += _play(tasks, store, workers, executor)
+            left = Budget.of(limits, deals * len(labelled), done_rows)
+            chains.append((left._replace(seconds=left.seconds - loading.get(entry.name, 0.0)), tasks))
+            rows += done_rows
+        rows += _play(chains, store, workers, executor)
     finally:
         if store:
             store.close()
@@ -258,8 +274,9 @@ def _deals(store, label: str, v: Variant, n: int, seeds) -> list[tuple[int, int]
     return [(number, secrets.randbits(64)) for number in range(n)]
 
 
-def _play(tasks: list[tuple], store: ResultsFile | None, workers: int, executor) -> list[dict]:
-    """Play the tasks, in this process or on workers; each task's rows are committed as it finishes."""
+def _play(chains: list[tuple[Budget, list[tuple]]], store: ResultsFile | None, workers: int, executor) -> list[dict]:
+    """Play each entrant's tasks one after another, in this process or on workers (different entrants at once);
+    each task gets what the entrant has left of its budget, and its rows are committed as it finishes."""
     rows: list[dict] = []
 
     def finished(batch: list[dict]) -> None:
@@ -268,16 +285,26 @@ def _play(tasks: list[tuple], store: ResultsFile | None, workers: int, executor)
             store.add(batch)
 
     if executor is None and workers == 1:
-        for task in tasks:
-            finished(play_games(*task))
+        for left, tasks in chains:
+            for task in tasks:
+                batch = play_games(*task, left=left)
+                finished(batch)
+                left = left.after(batch)
         return rows
     own = executor is None
     if own:  # threads: each referee waits on its entrant's process, and the entrants run on the other cores
         executor = cf.ThreadPoolExecutor(workers, thread_name_prefix="referee")
     try:
-        futures = [executor.submit(play_games, *task) for task in tasks]
-        for future in cf.as_completed(futures):
-            finished(future.result())
+        running = {executor.submit(play_games, *tasks[0], left=left): (left, tasks[1:]) for left, tasks in chains if tasks}
+        while running:
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                left, tasks = running.pop(future)
+                batch = future.result()
+                finished(batch)
+                left = left.after(batch)
+                if tasks:
+                    running[executor.submit(play_games, *tasks[0], left=left)] = (left, tasks[1:])
     finally:
         if own:
             executor.shutdown(cancel_futures=True)

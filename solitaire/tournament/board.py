@@ -1,5 +1,7 @@
 """A tournament's results as tables: the games, the leaderboard (wins, Wilson intervals, sign tests), the failures
-and a report for a terminal."""
+and a report for a terminal. What an entrant wrote (its reasons) and what a file is called (its name) are shown
+with every control character escaped (``printable``), in the report and in the games table: data, never a
+command to the terminal."""
 from __future__ import annotations
 
 import os
@@ -7,6 +9,7 @@ from typing import NamedTuple
 
 from ..endgame import Outcome
 from ..stats import sign_test, wilson
+from .process import printable
 from .results import COLUMNS
 
 
@@ -127,11 +130,12 @@ def report(results: Results, all_pairs: bool = False) -> str:
     lines += ["", "failures:" if fails else "failures: none"]
     lines += [f"  {f['entrant']:<20} {f['failure']:<15} {f['games']:>4} games, e.g. {f['example'][:90]}" for f in fails]
     lines += [f"left out {name}: {why}" for name, why in results.left_out.items()]
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))
 
 
 def write_table(results: Results, path: str | os.PathLike) -> None:
-    """One CSV row a game: entrant, variant, deal number, seed (revealed), outcome, reason, moves, ...
+    """One CSV row a game: entrant, variant, deal number, seed (revealed), outcome, reason, moves, ... (text
+    with its control characters escaped).
 
     >>> import tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "games.csv")
@@ -143,4 +147,4 @@ def write_table(results: Results, path: str | os.PathLike) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, COLUMNS)
         writer.writeheader()
-        writer.writerows(results.rows)
+        writer.writerows({k: printable(v) if isinstance(v, str) else v for k, v in r.items()} for r in results.rows)

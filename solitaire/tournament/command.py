@@ -20,9 +20,11 @@ def add_parser(commands: argparse._SubParsersAction, types: dict) -> None:
         description="Each .py file of DIR is an entrant named by its stem: it defines `strategy` (an object with "
                     "choose(obs, moves)) or a function choose(obs, moves). Every entrant plays the same deals, "
                     "whose seeds are drawn secretly (64 bits) and revealed in --table once the games are played. "
-                    "Each entrant runs in its own sandbox (bubblewrap: its own PID, mount and network namespaces, "
-                    "seeing only Python and the kit; cgroup limits as root) and sees only what a player sees; one "
-                    "that crashes, hangs, runs out of memory or answers a move that is not legal loses that game. "
+                    "Each entrant runs in its own sandbox (bubblewrap: its own PID, mount, IPC and network "
+                    "namespaces, seeing only Python and the kit, under a seccomp filter; cgroup limits as root) and "
+                    "sees only what a player sees; one that crashes, hangs, runs out of memory or answers a move that "
+                    "is not legal loses that game, and one that keeps reaching its limits, or uses up its time for "
+                    "the tournament, forfeits the rest. "
                     "Where no sandbox is available the command says so and refuses to run the files unless "
                     "--trust-entrants.",
         epilog="example: python -m solitaire tournament solitaire/entrants --deals 100 --out class.sqlite "
@@ -49,6 +51,12 @@ def add_parser(commands: argparse._SubParsersAction, types: dict) -> None:
     to.add_argument("--max-moves", type=whole(1), default=5000, metavar="N", help="moves per game (default: 5000)")
     to.add_argument("--memory-mb", type=whole(64), default=1024, metavar="M",
                     help="memory of each entrant, all its processes together, in MB (default: 1024)")
+    to.add_argument("--entrant-seconds", type=seconds, default=None, metavar="S",
+                    help="wall-clock seconds an entrant may use in the whole tournament, its loads included; then it "
+                         "forfeits the rest (default: 30 + game seconds for each of its games)")
+    to.add_argument("--failures", type=whole(1), default=3, metavar="N",
+                    help="games an entrant may lose to its limits (time, memory, processes) before it forfeits the "
+                         "rest (default: 3)")
     to.add_argument("--trust-entrants", action="store_true",
                     help="run the files even where no sandbox contains them (they can then read your files)")
     to.add_argument("--all-pairs", action="store_true", help="also print the sign test between every two entrants")
@@ -69,7 +77,7 @@ def run(args: argparse.Namespace) -> int | None:
     check_output("--table", args.table, results=args.out)  # never over the results file or any SQLite file
     check_output("--plot", args.plot, results=args.out, example="ranking.png")
     limits = Limits(move_seconds=args.move_seconds, max_moves=args.max_moves, memory_mb=args.memory_mb,
-                    game_seconds=args.game_seconds)
+                    game_seconds=args.game_seconds, entrant_seconds=args.entrant_seconds, failures=args.failures)
     client = None
     if args.scheduler:
         client = connect_scheduler(args.scheduler)  # an unreachable address is said first, in one line

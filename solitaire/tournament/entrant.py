@@ -1,10 +1,11 @@
 """The entrant's side of a tournament: one strategy in its own process, answering one decision at a time.
 
 ``solitaire.tournament.referee`` starts ``python -m solitaire.tournament.entrant IN OUT ...`` with two pipe
-descriptors, in its sandbox where there is one (``solitaire.tournament.sandbox``). Run as root in a sandbox, the
-process first becomes the user nobody. It then drops what would let it read the referee's memory (on Linux: every capability, and no way to
-regain one), limits its own memory (``RLIMIT_AS``), its total CPU (``RLIMIT_CPU``, a backstop) and the size of
-any file it writes (``RLIMIT_FSIZE``), then loads the strategy (a file's source, or a pickled object) and serves:
+descriptors, in its sandbox where there is one (``solitaire.tournament.sandbox``), under its seccomp filter. It
+first drops what would let it read the referee's memory (on Linux: every capability, the bounding set first, and
+no way to regain one; run as root in a sandbox, it also becomes a user of its own), limits its own memory
+(``RLIMIT_AS``), its total CPU (``RLIMIT_CPU``, a backstop), the size of any file it writes (``RLIMIT_FSIZE``)
+and its open files, then loads the strategy (a file's source, or a pickled object) and serves:
 
 - the referee sends length-prefixed pickles: ``("game", variant)`` at a game's start, then for each decision
   ``("move", obs, moves)`` with the observation as plain numbers (no face-down card, no seed) and the moves
@@ -123,28 +124,47 @@ def strategy_from_source(source: str, filename: str, name: str):
                      "method) nor a function `choose(obs, moves)`: add one of them")
 
 
-def _drop_privileges() -> None:
-    """Give up every Linux capability, for good (so a process of the same user, even root, cannot read the
-    referee's memory, which the referee makes non-dumpable), and forbid gaining any back through exec."""
+def drop_privileges(uid: int) -> None:
+    """Become ``uid`` (run as root in a sandbox: a user of its own, ``sandbox.box_uid()``; -1: stay who it is),
+    in no group, having first emptied the capability bounding set (only root may: so before the switch), and
+    forbid gaining anything back through exec. Every capability goes with root; without root there is nothing to
+    drop but the ambient set. Any process that runs untrusted code in a sandbox started as root calls it first.
+
+    >>> import subprocess
+    >>> code = "from solitaire.tournament.entrant import drop_privileges as d; d(-1); print(open('/proc/self/status').read())"
+    >>> status = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    >>> status = status if sys.platform.startswith("linux") else "CapBnd: 0000000000000000"
+    >>> [line.split()[1] for line in status.splitlines() if line.startswith("CapBnd")] or ["(not Linux)"]
+    ['0000000000000000']
+    """
     try:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:
-        return
-    prctl = libc.prctl
-    for cap in range(64):  # the bounding set: no capability can come back through exec
-        prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (fails quietly without CAP_SETPCAP: nothing to drop then)
-    prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty
-    libc.capset(header, data)
+        libc = None
+    if libc is not None:
+        for cap in range(64):  # the bounding set: no capability can come back through exec
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (fails quietly without CAP_SETPCAP: nothing to drop then)
+        libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+    if uid >= 0:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+    if libc is not None:
+        libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: all empty
+        libc.capset(header, data)
+
+
+OPEN_FILES = 128  # descriptors a process may hold: each pipe or epoll watch it fills is kernel memory
 
 
 def _set_limits(memory_mb: int, cpu_seconds: int, output_bytes: int) -> None:
     """Limits this process cannot raise again: address space, total CPU (a backstop: the referee times each
-    move), and the size of a file it writes (so a flood of output stops at ``output_bytes``)."""
+    move), the size of a file it writes (so a flood of output stops at ``output_bytes``), open files."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file limit fails instead of killing us
     for limit, value in ((resource.RLIMIT_AS, memory_mb * 2 ** 20), (resource.RLIMIT_CPU, cpu_seconds),
-                         (resource.RLIMIT_FSIZE, output_bytes)):
+                         (resource.RLIMIT_FSIZE, output_bytes), (resource.RLIMIT_NOFILE, OPEN_FILES)):
         resource.setrlimit(limit, (value, value))
 
 
@@ -268,18 +288,9 @@ class _CappedOutput:
         pass
 
 
-def _become(uid: int) -> None:
-    """Become ``uid`` (root, in a sandbox: the user nobody), in no group: every capability goes with root."""
-    if uid >= 0:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-
-
 def main(argv: list[str]) -> None:
     fd_in, fd_out, memory_mb, cpu_seconds, output_bytes, uid, nproc = map(int, argv)
-    _become(uid)
-    _drop_privileges()
+    drop_privileges(uid)
     _set_limits(memory_mb, cpu_seconds, output_bytes)
     if nproc > 0 and hasattr(resource, "RLIMIT_NPROC"):  # without a cgroup: a cap on this user's processes
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))

@@ -1,5 +1,6 @@
 """A tournament's results file: the secret seeds of its deals and one committed row per finished game (SQLite),
-held by one tournament at a time.
+held by one tournament at a time, and readable by its owner only (its ``-wal`` and ``-shm`` files too, from the
+moment they are made: the write-ahead log holds the seeds in plain text).
 
 It lives with the referee only: an entrant's sandbox has no path to it (``solitaire.tournament.sandbox``), and
 the seeds are never sent to an entrant. A rerun with the same file keeps its seeds and plays only what is
@@ -41,6 +42,7 @@ class ResultsFile:
         new = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
         if not new:
             self._check()
+        self._private()
         try:
             self.db = sqlite3.connect(self.path, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")  # a committed row survives kill -9 of this process
@@ -57,9 +59,19 @@ class ResultsFile:
         except sqlite3.Error as e:
             raise ValueError(f"cannot use {quote(self.path, 100)} as a tournament results file ({e}): give a new "
                              "file name") from None
-        if new:
-            os.chmod(self.path, 0o600)  # the seeds are secret until the games are played
         self._hold()
+
+    def _private(self) -> None:
+        """Make the file, and any journal beside it, readable by its owner only before SQLite opens it: SQLite
+        then makes its ``-wal`` and ``-shm`` files (the seeds are in the first) with the file's own mode."""
+        try:
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            for path in (self.path, *(self.path + end for end in ("-wal", "-shm", "-journal"))):
+                if os.path.exists(path):
+                    os.chmod(path, 0o600)
+        except OSError as e:
+            raise ValueError(f"cannot make {quote(self.path, 100)} private ({e.strerror}): give a results file in a "
+                             "folder of yours") from None
 
     def _hold(self) -> None:
         """Lock the file for this tournament; the kernel drops the lock when the tournament ends, even by kill -9."""

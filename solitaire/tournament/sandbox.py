@@ -4,19 +4,29 @@ Isolation is bubblewrap's (``bwrap``, the tool Flatpak uses; contest judges such
 same way): each entrant runs in namespaces of its own, made fresh for it:
 
 - a **mount namespace** holding only the Python installation, the ``solitaire`` package (read-only), an empty
-  ``/tmp`` and ``/dev``: no results file, no other entrant's file, no home folder (a folder of those that lies
-  inside a bound one, such as ``solitaire/entrants``, is covered by an empty one);
+  ``/tmp`` of at most ``TMP_MB`` megabytes and ``/dev``, all else read-only: no results file, no other entrant's
+  file, no home folder (a folder of those that lies inside a bound one, such as ``solitaire/entrants``, is
+  covered by an empty, read-only one);
 - a **PID namespace**: it sees, and can signal or trace, only its own processes; the referee and the other
   entrants do not exist for it; when the namespace's first process ends, the kernel ends all of it;
-- a **network namespace** with no interface but its own loopback: no connection leaves it;
-- run as root, the entrant also becomes the user ``nobody`` (65534) with no capability; run as any other user,
-  a user namespace maps it to that user, without any capability outside.
+- a **network namespace** with no interface but its own loopback, and an **IPC namespace** of its own;
+- run as root, the entrant becomes a **user of its own** (a user id no other entrant has, see ``box_uid``), having
+  dropped every capability, the bounding set first; run as any other user, a user namespace maps it to that user,
+  without any capability outside;
+- a **seccomp filter** (``solitaire.tournament.seccomp``) refuses the calls that would reach state shared with
+  other entrants or with the host: the kernel's keyrings, the page cache's state, io_uring, file watches and
+  locks, new namespaces, and the kernel objects that hold memory outside a process (sockets, System V and POSIX
+  IPC, memfd, POSIX timers);
+- bubblewrap reads its own command line from a file (``--args``), so ``/proc/1/cmdline`` names no host folder.
 
 Limits count everything the entrant starts: as root, a cgroup an entrant (v1 controllers, or cgroup2 where its
-controllers are delegated) counts the CPU of all its processes and threads, caps its memory as a whole and its
-number of processes (``pids.max`` holds for root too), and gives it at most one core. Without cgroups the
-referee polls the entrant's process tree (CPU and memory), and ``RLIMIT_NPROC`` caps its processes.
+controllers are delegated) counts the CPU of all its processes and threads, caps its memory as a whole (its
+``/tmp`` included) and its number of processes (``pids.max`` holds for root too), and gives it at most one core.
+Without cgroups the referee polls the entrant's process tree (CPU and memory, ``/tmp`` counted as full), and
+``RLIMIT_NPROC`` caps its processes.
 
+``start`` runs a command this way (the tournament's referee uses it, and so can any caller that runs untrusted
+code); ``wrap`` gives bubblewrap's plain command line, without the filter and with its options in sight.
 Where bubblewrap is missing or cannot make namespaces (macOS, Windows, a container without user namespaces,
 Pyodide) ``detect()`` says so in one line, and the tournament refuses entrant files unless told to trust them.
 """
@@ -30,31 +40,38 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import NamedTuple
 
+from . import seccomp
+
 PACKAGE = Path(__file__).resolve().parent.parent  # the solitaire package, bound read-only into each sandbox
 NOBODY = 65534
+UIDS = 0x7F000000  # run as root, entrants get user ids from here on: ids no account uses (see box_uid)
+TMP_MB = 64  # the sandbox's /tmp holds at most this many megabytes
 CGROUP = Path("/sys/fs/cgroup")
-_FOUND: dict[str, Sandbox] = {}
+JOIN = 'for f in $SOLITAIRE_CGROUP; do echo $$ > "$f" || exit 97; done; unset SOLITAIRE_CGROUP; exec "$@"'
+_FOUND: dict[str, object] = {}
 _COUNT = itertools.count()
 _LOCK = threading.Lock()
 _LEFT: list[Path] = []  # cgroups to remove once their last process has ended
 
 
 class Sandbox(NamedTuple):
-    """How entrants are contained here: ``isolated`` (bubblewrap works), ``cgroups`` ("v1", "v2" or ""), and
-    one line saying so."""
+    """How entrants are contained here: ``isolated`` (bubblewrap works), ``cgroups`` ("v1", "v2" or ""), one
+    line saying so, and whether the seccomp filter is loaded (``filtered``)."""
 
     isolated: bool
     cgroups: str
     line: str
+    filtered: bool = False
 
 
 def detect() -> Sandbox:
-    """What this machine offers (tried once, then remembered): bubblewrap's namespaces, and cgroups.
+    """What this machine offers (tried once, then remembered): bubblewrap's namespaces, the filter, cgroups.
 
     >>> box = detect()
     >>> box.line.startswith("sandbox: ")
@@ -73,33 +90,75 @@ def _detect() -> Sandbox:
     if not sys.platform.startswith("linux"):
         return Sandbox(False, "", f"sandbox: none on {sys.platform}: entrants would run as you, able to read your "
                                   "files (isolation needs Linux with bubblewrap)")
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
+    if shutil.which("bwrap") is None:
         return Sandbox(False, "", "sandbox: none: bubblewrap is not installed (apt-get install bubblewrap), so "
                                   "entrants would run as you, able to read your files")
-    try:
-        probe = subprocess.run(wrap([sys.executable, "-c", "import solitaire.cards"], []), capture_output=True,
-                               text=True, timeout=30, env=sandbox_env(), stdin=subprocess.DEVNULL)
-        why = (probe.stderr.strip().splitlines() or [f"exit code {probe.returncode}"])[-1]
-    except (OSError, subprocess.TimeoutExpired) as e:
-        probe, why = None, str(e)
-    if probe is None or probe.returncode != 0:
+    filtered, why = seccomp.program() is not None, ""
+    if filtered:
+        why = _probe(True)
+        filtered = not why
+    if not filtered:
+        why = _probe(False)
+    if why:
         return Sandbox(False, "", f"sandbox: none: bubblewrap cannot make namespaces here ({why[:120]}), so "
                                   "entrants would run as you, able to read your files")
     groups = cgroup_kind()
-    who = "as the user nobody" if os.geteuid() == 0 else "in a user namespace of their own"
+    who = "as a user of its own" if os.geteuid() == 0 else "in a user namespace of its own"
     limits = (f"cgroup {groups} limits on all their processes (CPU, memory, processes)" if groups else
               "limits polled on their process trees (no cgroup here)")
-    return Sandbox(True, groups, f"sandbox: bubblewrap: each entrant {who}, in its own PID, mount and network "
-                                 f"namespaces, seeing only Python and the kit; {limits}")
+    guard = "a seccomp filter on shared kernel state" if filtered else "NO seccomp filter (keyrings and the page cache are shared)"
+    tmp = f"/tmp of at most {TMP_MB} MB" if "--size" in _bwrap_help() else "/tmp without a size limit (this bubblewrap cannot size it)"
+    return Sandbox(True, groups, f"sandbox: bubblewrap: each entrant {who}, in its own PID, mount, IPC and network "
+                                 f"namespaces, seeing only Python and the kit, with {guard} and a {tmp}; {limits}",
+                   filtered)
+
+
+def _probe(filtered: bool) -> str:
+    """Start a sandboxed Python that imports the kit: "" if it works, else why not."""
+    try:
+        probe = start([sys.executable, "-c", "import solitaire.cards"], [], env=sandbox_env(), filtered=filtered,
+                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, err = probe.communicate(timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e) or type(e).__name__
+    if probe.returncode == 0:
+        return ""
+    return (err.decode(errors="replace").strip().splitlines() or [f"exit code {probe.returncode}"])[-1]
+
+
+def _bwrap_help() -> str:
+    """bubblewrap's list of options, to know whether it can size a tmpfs (``--size``: 0.7 and later, and not
+    when bubblewrap is installed setuid root, where it refuses it); "" where it cannot."""
+    if "help" not in _FOUND:
+        try:
+            found = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=30).stdout
+            _FOUND["help"] = "" if os.stat(shutil.which("bwrap")).st_mode & 0o4000 else found
+        except (OSError, TypeError, subprocess.TimeoutExpired):
+            _FOUND["help"] = ""
+    return _FOUND["help"]
 
 
 def sandbox_env() -> dict[str, str]:
-    """The environment an entrant starts with: nothing of the teacher's (no token, no home), one maths thread."""
+    """The environment an entrant starts with: nothing of the teacher's (no token, no home), one maths thread.
+
+    >>> sorted(sandbox_env())[:3]
+    ['HOME', 'LANG', 'MKL_NUM_THREADS']
+    """
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
            "PYTHONPATH": str(PACKAGE.parent), "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "MKL_NUM_THREADS": "1"}
     return env
+
+
+def box_uid() -> int:
+    """A user id for one sandbox run as root: no account's, and no other sandbox's of this process (the next
+    1,024 starts), nor, but by chance, of another referee's. Kernel state kept by user (the user keyring, the
+    count of a user's processes, pipe buffers, inotify and message-queue quotas) is then not shared by entrants.
+
+    >>> UIDS <= box_uid() < UIDS + 2 ** 24
+    True
+    """
+    return UIDS + ((os.getpid() & 0x3FFF) << 10) + (next(_COUNT) & 0x3FF)
 
 
 def _python_dirs() -> list[str]:
@@ -113,14 +172,14 @@ def _python_dirs() -> list[str]:
     return sorted(d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs))
 
 
-def wrap(argv: list[str], hidden: list[str]) -> list[str]:
-    """The command that runs ``argv`` in a fresh sandbox; each folder in ``hidden`` (results, entrants, logs)
-    that lies inside a bound folder is covered by an empty one.
+def options(hidden, tmp_mb: int = TMP_MB) -> list[str]:
+    """bubblewrap's options for a fresh sandbox (without the command); each folder in ``hidden`` (results,
+    entrants, logs) that lies inside a bound folder is covered by an empty, read-only one.
 
-    >>> wrap(["python"], [])[:2]
-    ['bwrap', '--unshare-pid']
+    >>> options([])[:2]
+    ['--unshare-pid', '--unshare-net']
     """
-    args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session"]
     if os.geteuid() != 0:
         args.append("--unshare-user")
@@ -131,7 +190,8 @@ def wrap(argv: list[str], hidden: list[str]) -> list[str]:
             args += ["--ro-bind", top, top]
     args += ["--ro-bind", "/usr", "/usr"]
     # /proc, /dev and an empty /tmp first: a kit or a virtual environment kept under /tmp is bound on top of it.
-    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    size = ["--size", str(tmp_mb << 20)] if "--size" in _bwrap_help() else []
+    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", *size, "--tmpfs", "/tmp"]
     binds = _python_dirs()
     made = set()
     for d in binds:
@@ -147,8 +207,49 @@ def wrap(argv: list[str], hidden: list[str]) -> list[str]:
     for h in sorted({os.path.realpath(h) for h in hidden}):
         inside = any(h.startswith(b + "/") for b in binds)
         if inside and not any(b == h or b.startswith(h + "/") for b in binds):
-            args += ["--tmpfs", h]
-    return args + ["--", *argv]
+            args += ["--tmpfs", h, "--remount-ro", h]
+    # the root (bubblewrap's own tmpfs, where the folders above were made) and /dev: nothing more can be written
+    return args + ["--remount-ro", "/dev", "--remount-ro", "/"]
+
+
+def wrap(argv: list[str], hidden: list[str]) -> list[str]:
+    """bubblewrap's plain command line for ``argv`` in a fresh sandbox (``options``): the namespaces and the
+    mounts, without the seccomp filter, and with its options in sight of the sandbox (``/proc/1/cmdline``);
+    ``start`` adds both.
+
+    >>> wrap(["python"], [])[:2]
+    ['bwrap', '--unshare-pid']
+    """
+    return ["bwrap", *options(hidden), "--", *argv]
+
+
+def start(argv: list[str], hidden=(), *, env: dict[str, str], cgroup: Cgroup | None = None, pass_fds=(),
+          filtered: bool | None = None, tmp_mb: int = TMP_MB, **popen) -> subprocess.Popen:
+    """Start ``argv`` in a fresh sandbox under the seccomp filter (unless ``filtered`` is False; None: where
+    ``detect`` found it works), in ``cgroup`` if given. bubblewrap reads its options and the filter from
+    unlinked files it closes before the command starts, so the sandbox sees neither. ``popen``: the rest of
+    ``subprocess.Popen``'s arguments (``stdout``, ``start_new_session``...).
+
+    >>> p = start([sys.executable, "-c", "print(1)"], env=sandbox_env(), stdout=subprocess.PIPE) if detect().isolated else None
+    >>> p.communicate()[0] if p else b"1\\n"
+    b'1\\n'
+    """
+    filtered = detect().filtered if filtered is None else filtered
+    with tempfile.TemporaryFile() as args, tempfile.TemporaryFile() as program:
+        opts = options(hidden, tmp_mb)
+        if filtered:
+            program.write(seccomp.program())
+            program.flush()
+            program.seek(0)
+            opts += ["--seccomp", str(program.fileno())]
+        args.write(b"".join(os.fsencode(a) + b"\0" for a in opts))
+        args.flush()
+        args.seek(0)
+        command = ["bwrap", "--args", str(args.fileno()), "--", *argv]
+        if cgroup is not None:
+            env = env | {"SOLITAIRE_CGROUP": " ".join(cgroup.procs_files)}
+            command = ["/bin/sh", "-c", JOIN, "sh", *command]
+        return subprocess.Popen(command, pass_fds=(*pass_fds, args.fileno(), program.fileno()), env=env, **popen)
 
 
 # --- cgroups -------------------------------------------------------------------------------------------------
@@ -166,7 +267,13 @@ def _own(controller: str) -> str | None:
 
 
 def cgroup_kind() -> str:
-    """"v1" or "v2" where this process may make cgroups with the CPU, memory and process controllers, else ""."""
+    """"v1" or "v2" where this process may make cgroups with the CPU, memory and process controllers, else "":
+    only as root (a user's delegated cgroup2 subtree holds the user's own processes, so its controllers cannot be
+    handed down to new cgroups beside them without moving the teacher's process first, which the kit does not do).
+
+    >>> cgroup_kind() in ("v1", "v2", "")
+    True
+    """
     if os.geteuid() != 0 or not CGROUP.is_dir():
         return ""
     if all(os.access(CGROUP / c / (_own(c) or "/nowhere").lstrip("/"), os.W_OK) for c in ("cpuacct", "memory", "pids")):
@@ -185,6 +292,9 @@ class Cgroup:
     read for CPU, memory and process-limit events, removed when the entrant ends."""
 
     def __init__(self, kind: str, memory_mb: int, processes: int) -> None:
+        if "stale" not in _FOUND:  # once a process: what referees that were killed, or were slow to end, left
+            _FOUND["stale"] = True
+            sweep_stale()
         self.kind, name = kind, f"solitaire-{os.getpid()}-{next(_COUNT)}"
         if kind == "v1":
             self.dirs = {c: CGROUP / c / _own(c).lstrip("/") / name for c in ("cpuacct", "memory", "pids", "cpu")
@@ -208,6 +318,7 @@ class Cgroup:
             self._set(pids / "pids.max", processes)
             self._set(cpu / "cpu.max", "100000 100000", must=False)
         self.cpu_file = (self.dirs["cpuacct"] / "cpuacct.usage") if kind == "v1" else self.dirs["all"] / "cpu.stat"
+        self.cpu_fd = os.open(self.cpu_file, os.O_RDONLY)  # read again at offset 0 after each move: no open()
 
     @staticmethod
     def _set(path: Path, value, must: bool = True) -> None:
@@ -224,8 +335,8 @@ class Cgroup:
     def cpu(self) -> float:
         """CPU seconds of every process and thread the entrant ran so far."""
         try:
-            text = self.cpu_file.read_text()
-        except OSError:
+            text = os.pread(self.cpu_fd, 4096, 0).decode()
+        except (OSError, TypeError):  # removed (TypeError: its descriptor was closed, and is None)
             return 0.0
         if self.kind == "v1":
             return int(text) / 1e9
@@ -256,6 +367,9 @@ class Cgroup:
             if not left:
                 break
             time.sleep(0.002)
+        if self.cpu_fd is not None:
+            os.close(self.cpu_fd)
+            self.cpu_fd = None
         with _LOCK:
             _LEFT.extend(self.dirs.values())
         sweep()
@@ -276,6 +390,24 @@ def sweep() -> None:
         except OSError:
             with _LOCK:
                 _LEFT.append(d)
+
+
+def sweep_stale() -> None:
+    """Remove the entrants' cgroups, beside this process's own, that a referee no longer running left behind (one
+    killed with ``kill -9``, or whose entrants took longer to end than its exit waited), once they hold no process.
+
+    >>> sweep_stale()
+    """
+    places = [(CGROUP / c, _own(c)) for c in ("cpuacct", "memory", "pids", "cpu")] + [(CGROUP, _own(""))]
+    for top, own in places:
+        if own is None or not top.is_dir():
+            continue
+        with contextlib.suppress(OSError):
+            for d in (top / own.lstrip("/")).glob("solitaire-*-*"):
+                pid = d.name.split("-")[1]
+                if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                    with contextlib.suppress(OSError):
+                        d.rmdir()  # (refused while a process is in it)
 
 
 @atexit.register
