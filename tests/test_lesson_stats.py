@@ -193,9 +193,18 @@ def test_wrong_and_nonsense_answers_are_refused(name: str, capsys: pytest.Captur
 
 def test_wilson_check_names_the_wald_interval_and_the_first_pair_that_differs(capsys: pytest.CaptureFixture) -> None:
     _, out = _said(capsys, "06.wilson", _wald)
-    assert "Wald" in out
+    assert "Wald" in out and "for 12 wins in 40 games yours" in out  # the lesson's own numbers first
     _, out = _said(capsys, "06.wilson", _no_correction_in_half_width)
-    assert "for 0 wins in 1 game yours" in out and "Check each term" in out
+    assert "for 12 wins in 40 games yours" in out and "Check each term" in out, out
+
+
+def test_wilson_check_shows_a_mistake_at_the_case_nearest_the_lessons_numbers(capsys: pytest.CaptureFixture) -> None:
+    """A formula wrong only at 0 wins is shown at 0 wins in 40 games, the lesson's number of games, not at the odd
+    case of 0 wins in 1 game that the check once showed first."""
+    def wrong_at_no_wins(k: int, n: int) -> tuple[float, float]:
+        return (0.0, 0.0) if k == 0 else _wilson(k, n)
+    ok, out = _said(capsys, "06.wilson", wrong_at_no_wins)
+    assert not ok and "for 0 wins in 40 games yours" in out, out
     _, out = _said(capsys, "06.wilson", wilson)
     assert "copy of the kit's wilson" in out or "the kit's own wilson" in out  # exec'd source: the kit's code itself
 
