@@ -130,10 +130,12 @@ def effect_interval(changed: Any, as_is: Any, z: float = 1.96) -> tuple[float, f
     (-0.573, 0.573)
     """
     from ..stats import wilson
-    pairs = [(bool(a), bool(b)) for a, b in zip(changed, as_is, strict=True)]
+    changed, as_is = list(changed), list(as_is)
+    if len(changed) != len(as_is) or not changed:
+        raise ValueError(f"need who won each of the same deals, changed and as it is: got {len(changed)} and "
+                         f"{len(as_is)} deals")
+    pairs = [(bool(a), bool(b)) for a, b in zip(changed, as_is)]
     n = len(pairs)
-    if n == 0:
-        raise ValueError("no deals given: pass who won each deal, changed and as it is")
     both, only_changed = pairs.count((True, True)), pairs.count((True, False))
     only_as_is, neither = pairs.count((False, True)), pairs.count((False, False))
     p1, p2 = (both + only_changed) / n, (both + only_as_is) / n
