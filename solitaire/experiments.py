@@ -37,7 +37,7 @@ from .results_file import (COLUMNS, TABLE_SEEDS, ResultsFile, ResultsFileError, 
                            check_results_file, connect_read_only, load, shipped, storage_advice)
 from .state import deal
 from .stats import wilson  # the one home of the statistics; kept importable from here
-from .strategies import STRATEGY_NAMES
+from .strategies import STRATEGY_NAMES, FunctionStrategy
 from .variants import VARIANTS, Variant, get_variant
 
 STRATEGIES = STRATEGY_NAMES  # the one list, kept in strategies.py
@@ -147,11 +147,15 @@ def seed_list(deals: int | Iterable[int]) -> list[int]:
 
 
 def strategy_players(strategies: str | Iterable[str | object]) -> dict[str, object]:
-    """``{name: strategy object or None}`` from built-in names and strategy objects (anything with a ``name``
-    and a ``choose(obs, moves)`` method, such as a student's own class): the name labels the table's rows."""
-    items = [strategies] if isinstance(strategies, str) or hasattr(strategies, "choose") else list(strategies)
+    """``{name: strategy object or None}`` from built-in names, strategy objects (anything with a ``name``
+    and a ``choose(obs, moves)`` method, such as a student's own class) and plain functions ``(obs, moves) -> move``
+    (named after the function): the name labels the table's rows."""
+    single = isinstance(strategies, str) or hasattr(strategies, "choose") or callable(strategies)
+    items = [strategies] if single else list(strategies)
     players: dict[str, object] = {}
     for item in items:
+        if not isinstance(item, str) and not hasattr(item, "choose") and callable(item):
+            item = FunctionStrategy(item)
         if isinstance(item, str):
             if item not in STRATEGIES:
                 raise ValueError(f"unknown strategy {quote(item)}: choose from {', '.join(STRATEGIES)}, or pass a "
@@ -163,8 +167,8 @@ def strategy_players(strategies: str | Iterable[str | object]) -> dict[str, obje
                 raise ValueError(f"your strategy is called {quote(name)}, like a built-in one: give it another name "
                                  "(its rows in the table are labelled by it)")
         else:
-            raise ValueError(f"{quote(item)} is not a strategy: give a name ({', '.join(STRATEGIES)}) or an object "
-                             "with a name and a choose(obs, moves) method")
+            raise ValueError(f"{quote(item)} is not a strategy: give a name ({', '.join(STRATEGIES)}), an object "
+                             "with a name and a choose(obs, moves) method, or a function (obs, moves) -> move")
         if name in players and players[name] is not player:
             raise ValueError(f"two different strategies are called {quote(name)}: give them different names")
         players[name] = player

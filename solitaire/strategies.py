@@ -2,8 +2,9 @@
 
 A strategy (``solitaire.players``: the ``Strategy`` protocol, the random and the greedy player; the expert in
 ``solitaire.expert``) gets the ``Observation`` and the legal moves, never the ``Position``. ``get_strategy``
-finds one by its name. ``play_game`` plays one deal with a strategy as a *perfect-memory player*: it never
-plays a move that leads back to a position already seen in this game, so every game ends.
+finds one by its name, and lets a plain function ``(obs, moves) -> move`` play as one (``FunctionStrategy``).
+``play_game`` plays one deal with a strategy as a *perfect-memory player*: it never plays a move that leads back
+to a position already seen in this game, so every game ends (``allow_repeats=True`` lifts that rule).
 """
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from .players import GreedyStrategy, RandomStrategy, Strategy
 from .state import Position, deal, observe
 from .variants import Variant, get_variant
 
-__all__ = ["OUTCOMES", "STRATEGY_NAMES", "GameRecord", "GreedyStrategy", "RandomStrategy", "Strategy",
-           "fresh_moves", "game_loop", "get_strategy", "play_game", "position_key", "strategy_hint"]
+__all__ = ["OUTCOMES", "STRATEGY_NAMES", "FunctionStrategy", "GameRecord", "GreedyStrategy", "RandomStrategy",
+           "Strategy", "fresh_moves", "game_loop", "get_strategy", "play_game", "position_key", "strategy_hint"]
 
 
 STRATEGIES = {"random": RandomStrategy, "greedy": GreedyStrategy}  # the players of solitaire.players
@@ -28,10 +29,48 @@ STRATEGIES = {"random": RandomStrategy, "greedy": GreedyStrategy}  # the players
 STRATEGY_NAMES = (*STRATEGIES, "solver", "expert")
 
 
-def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
-    """A built-in strategy by name ("random", "greedy", "expert"); a Strategy passes through unchanged."""
+class FunctionStrategy:
+    """A plain function ``(obs, moves) -> move`` (or a move's text, such as ``"t1>f"``) playing as a strategy,
+    named after the function.
+
+    >>> from solitaire import Game
+    >>> def first(obs, moves):
+    ...     return moves[0]
+    >>> s = FunctionStrategy(first)
+    >>> game = Game("klondike", seed=1)
+    >>> s.name, s.choose(game.observation(), game.legal_moves())
+    ('first', Move('t>t', 0, 6))
+    """
+
+    def __init__(self, fn) -> None:
+        if not callable(fn):
+            raise ValueError(f"{fn!r} is not a strategy: give a name (random, greedy, expert), an object with a "
+                             "choose(obs, moves) method, or a function (obs, moves) -> move")
+        self.fn, self.name = fn, str(getattr(fn, "__name__", "") or "yours")
+
+    def choose(self, obs, moves: Sequence[Move]) -> Move | None:
+        move = self.fn(obs, moves)
+        if isinstance(move, str):
+            from .notation import move_from_text
+            return move_from_text(move)
+        return move
+
+    def explain(self, obs, move: Move) -> str:
+        return f"{move}: {self.name} chose it."
+
+    def __repr__(self) -> str:
+        return f"FunctionStrategy({self.name})"
+
+
+def get_strategy(name, seed: int = 0) -> Strategy:
+    """A built-in strategy by name ("random", "greedy", "expert"); a Strategy passes through unchanged, and a plain
+    function ``(obs, moves) -> move`` plays as a ``FunctionStrategy``.
+
+    >>> get_strategy("random", seed=3), get_strategy(lambda obs, moves: moves[0]).name
+    (RandomStrategy(seed=3), '<lambda>')
+    """
     if not isinstance(name, str):
-        return name
+        return name if callable(getattr(name, "choose", None)) else FunctionStrategy(name)
     key = name.strip().lower()
     if key == "random":
         return RandomStrategy(seed)
@@ -40,8 +79,8 @@ def get_strategy(name: str | Strategy, seed: int = 0) -> Strategy:
     if key == "expert":  # sampling with the solver (solitaire/expert.py, solitaire/reveal.py), imported when asked for
         from .expert import ExpertStrategy
         return ExpertStrategy(seed)
-    raise ValueError(f"unknown strategy {name!r}: choose one of random, greedy, expert "
-                     "or pass a Strategy object")
+    raise ValueError(f"unknown strategy {name!r}: choose one of random, greedy, expert, "
+                     "or pass a Strategy object or a function (obs, moves) -> move")
 
 
 # --- playing whole games -------------------------------------------------------------------------------
@@ -75,10 +114,11 @@ def fresh_moves(p: Position, seen: set, moves: Sequence[Move] | None = None) -> 
 
 
 def game_loop(p: Position, pick, use_rank: bool, max_moves: int = 5000,
-              name: str = "the strategy") -> tuple[Outcome, int, Position]:
+              name: str = "the strategy", allow_repeats: bool = False) -> tuple[Outcome, int, Position]:
     """Play from ``p`` as a perfect-memory player (never a position twice) until the game is won, lost or
     ``max_moves`` are played: the outcome, the moves played and the last position. The one game loop of the kit:
-    ``play_game`` and the tournament's referee both play through it.
+    ``play_game`` and the tournament's referee both play through it. With ``allow_repeats`` every legal move is
+    offered, those that bring back a position already seen included (a player without that memory).
 
     ``pick(p, moves)`` answers each decision: with ``use_rank``, the moves in order of preference (the first
     fresh one is played); otherwise one of the fresh ``moves`` offered, or None to resign.
@@ -88,7 +128,7 @@ def game_loop(p: Position, pick, use_rank: bool, max_moves: int = 5000,
     >>> str(outcome), played
     ('move limit', 10)
     """
-    seen = {position_key(p)}
+    seen = set() if allow_repeats else {position_key(p)}
     outcome, played = MOVE_LIMIT, 0
     while played < max_moves:
         if is_won(p):
@@ -110,7 +150,8 @@ def game_loop(p: Position, pick, use_rank: bool, max_moves: int = 5000,
             outcome = LOST
             break
         p = q
-        seen.add(position_key(p))
+        if not allow_repeats:
+            seen.add(position_key(p))
         played += 1
     else:
         if is_won(p):
@@ -118,27 +159,37 @@ def game_loop(p: Position, pick, use_rank: bool, max_moves: int = 5000,
     return outcome, played, p
 
 
-def play_game(variant: str | Variant, seed: int, strategy: str | Strategy, *, max_moves: int = 5000) -> GameRecord:
+def play_game(variant: str | Variant, seed: int, strategy, *, max_moves: int = 5000,
+              allow_repeats: bool = False) -> GameRecord:
     """Deal ``seed`` of ``variant`` and let ``strategy`` play it to the end (or ``max_moves``).
 
-    A strategy name ("random", "greedy") is built with ``get_strategy(name, seed)``. A strategy may offer
-    ``rank(obs, moves)`` (its moves in order of preference, leaving out those it would never play): the runner
-    then plays the first fresh one, which is what ``choose`` would pick from the fresh moves, only faster.
+    ``strategy``: a name ("random", "greedy"; built with ``get_strategy(name, seed)``), a Strategy object, or a
+    plain function ``(obs, moves) -> move``. The runner offers only the fresh moves, those that bring back no
+    position already seen in this game, unless ``allow_repeats``. A strategy may offer ``rank(obs, moves)`` (its
+    moves in order of preference, leaving out those it would never play): the runner then plays the first fresh
+    one, which is what ``choose`` would pick from the fresh moves, only faster.
 
     >>> record = play_game("klondike", 3, "greedy")
     >>> str(record.outcome), record.moves > 0
     ('won', True)
+    >>> def first(obs, moves):
+    ...     return moves[0]
+    >>> record = play_game("klondike", 3, first, max_moves=50)
+    >>> record.strategy, record.moves <= 50
+    ('first', True)
     """
     v = get_variant(variant)
     s = get_strategy(strategy, seed)
     start = time.perf_counter()
     rank = getattr(s, "rank", None)
     if rank is not None:
-        outcome, played, p = game_loop(deal(v, seed), lambda p, moves: rank(observe(p), moves), True, max_moves)
+        outcome, played, p = game_loop(deal(v, seed), lambda p, moves: rank(observe(p), moves), True, max_moves,
+                                       allow_repeats=allow_repeats)
     else:
         outcome, played, p = game_loop(deal(v, seed), lambda p, moves: s.choose(observe(p), moves), False,
-                                       max_moves, f"strategy {s.name!r}")
-    return GameRecord(v.name, s.name, seed, outcome, played, p.on_foundations(), time.perf_counter() - start)
+                                       max_moves, f"strategy {getattr(s, 'name', 'yours')!r}", allow_repeats)
+    return GameRecord(v.name, getattr(s, "name", type(s).__name__), seed, outcome, played, p.on_foundations(),
+                      time.perf_counter() - start)
 
 
 def strategy_hint(game, strategy: str | Strategy = "greedy") -> tuple[Move, str]:

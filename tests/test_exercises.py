@@ -19,6 +19,7 @@ from solitaire.lessons.lesson01a import PYSOL_DEAL, PYSOL_LAYOUT
 from solitaire.moves import rules
 from solitaire.cards import full_deck
 from solitaire.state import shuffled_deck
+from solitaire.strategies import FunctionStrategy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -276,7 +277,7 @@ def _wins(strategy) -> int:
 def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: pytest.CaptureFixture) -> None:
     random_wins, greedy_wins = _wins("random"), _wins("greedy")
     assert greedy_wins > random_wins
-    mine = _wins(lesson05._FunctionStrategy(_uncover_first))
+    mine = _wins(FunctionStrategy(_uncover_first))
     ok, out = feedback(capsys, "05.strategy", _uncover_first)
     assert mine > random_wins and ok and f"your strategy won {mine}, random {random_wins}, greedy {greedy_wins}" in out
     assert "beat random" in out and "sign test" in out
@@ -287,7 +288,7 @@ def test_strategy_is_compared_with_random_and_greedy_on_the_same_deals(capsys: p
 def test_the_kits_own_strategy_beats_random_and_a_copy_of_it_is_named(capsys: pytest.CaptureFixture) -> None:
     """The strategy 05.strategy shows once an answer is right beats random, and handing it in is refused as the
     kit's own."""
-    assert _wins(lesson05._FunctionStrategy(lesson05._progress_first)) > _wins("random")
+    assert _wins(FunctionStrategy(lesson05._progress_first)) > _wins("random")
     ok, out = feedback(capsys, "05.strategy", lesson05._progress_first)
     assert not ok and "kit's" in out
 
@@ -334,11 +335,11 @@ def test_strategy_errors(capsys: pytest.CaptureFixture) -> None:
     ok, out = feedback(capsys, "05.strategy", lambda obs: None)
     assert not ok and "TypeError" in out
 
-    def stub(obs, moves):
+    def my_strategy(obs, moves):
         raise NotImplementedError
 
-    ok, out = feedback(capsys, "05.strategy", stub)
-    assert not ok and "no body" in out
+    ok, out = feedback(capsys, "05.strategy", my_strategy)  # the student copy's stub: named by its own name
+    assert not ok and "the function my_strategy still has no body" in out and "choose" not in out, out
 
 
 def test_every_exercise_is_used_in_a_notebook_and_every_check_is_registered() -> None:

@@ -198,7 +198,7 @@ def test_versus_random_prints_the_score_and_never_raises(capsys: pytest.CaptureF
         raise NotImplementedError
 
     versus_random(stub)
-    assert "no body" in capsys.readouterr().out
+    assert "the function stub still has no body" in capsys.readouterr().out  # named by the student's own name
     versus_random(lambda obs, moves: moves[0])
     out = capsys.readouterr().out
     assert "your strategy won" in out and "move limit" in out
@@ -216,3 +216,21 @@ def test_a_win_rate_of_zero_or_one_is_drawn_whole() -> None:
     to_pixels = ax.transData.transform
     assert to_pixels((0, 0))[1] - to_pixels((0, low))[1] > marker  # a pointed marker reaches past half its size
     assert to_pixels((0, high))[1] - to_pixels((0, 1))[1] > marker
+
+
+def test_lesson_05b_gives_each_game_time_enough_on_a_loaded_server() -> None:
+    """On a loaded class server an entrant as fast as greedy lost a game of lesson 05b to the default 5 s a game
+    ("timed out: the game took more than 5 s"), so the same entrant won 11 deals on one run and 12 on the next. Every
+    tournament of the lesson runs with the lesson's limits, which give a game 2 minutes."""
+    import json
+    from pathlib import Path
+
+    from solitaire import tournament
+    cells = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "05b_tournament.ipynb").read_text())["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    runs = [source for source in code if "tournament.run(" in source]
+    assert len(runs) == 2 and all("limits=limits" in source for source in runs)
+    defined = [line for source in code for line in source.splitlines() if line.startswith("limits = ")]
+    assert defined == ["limits = tournament.Limits(game_seconds=120)"]
+    limits = eval(defined[0].split(" = ", 1)[1], {"tournament": tournament})
+    assert limits.game_seconds >= 60 and limits.move_seconds == tournament.Limits().move_seconds

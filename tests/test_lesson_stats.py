@@ -193,9 +193,18 @@ def test_wrong_and_nonsense_answers_are_refused(name: str, capsys: pytest.Captur
 
 def test_wilson_check_names_the_wald_interval_and_the_first_pair_that_differs(capsys: pytest.CaptureFixture) -> None:
     _, out = _said(capsys, "06.wilson", _wald)
-    assert "Wald" in out
+    assert "Wald" in out and "for 12 wins in 40 games yours" in out  # the lesson's own numbers first
     _, out = _said(capsys, "06.wilson", _no_correction_in_half_width)
-    assert "for 0 wins in 1 game yours" in out and "Check each term" in out
+    assert "for 12 wins in 40 games yours" in out and "Check each term" in out, out
+
+
+def test_wilson_check_shows_a_mistake_at_the_case_nearest_the_lessons_numbers(capsys: pytest.CaptureFixture) -> None:
+    """A formula wrong only at 0 wins is shown at 0 wins in 40 games, the lesson's number of games, not at the odd
+    case of 0 wins in 1 game that the check once showed first."""
+    def wrong_at_no_wins(k: int, n: int) -> tuple[float, float]:
+        return (0.0, 0.0) if k == 0 else _wilson(k, n)
+    ok, out = _said(capsys, "06.wilson", wrong_at_no_wins)
+    assert not ok and "for 0 wins in 40 games yours" in out, out
     _, out = _said(capsys, "06.wilson", wilson)
     assert "copy of the kit's wilson" in out or "the kit's own wilson" in out  # exec'd source: the kit's code itself
 
@@ -287,3 +296,30 @@ def test_the_winnability_checks_say_what_a_wrong_function_did(capsys: pytest.Cap
 def test_the_draw3_check_has_teeth_at_about_one_deal_in_fifteen() -> None:
     """Lesson 06a's last cell: 57 misjudged deals of the 852 won or unknown (one in 15) fail the published 81.945%."""
     assert MISJUDGED == 57 and round(sum(DRAW3[:2]) / MISJUDGED) == 15
+
+
+def test_effect_interval_matches_a_worked_example_and_covers_the_truth() -> None:
+    """06b's interval for an effect on the same deals (Newcombe's method 10): Altman et al.'s worked example (Statistics
+    with Confidence, 2000, table 6.2: 14 pairs both, 5 only the first, none only the second, 22 neither) gives 0.011 to
+    0.226; on simulated paired deals with a known effect it contains the truth about 95% of the time; it always holds
+    the estimate and stays within -1 to 1."""
+    import random
+
+    from solitaire.lessons.lesson06b import effect_interval
+
+    first = [True] * 19 + [False] * 22
+    second = [True] * 14 + [False] * 5 + [False] * 22
+    low, high = effect_interval(first, second)
+    assert (round(low, 3), round(high, 3)) == (0.011, 0.226)
+    rng = random.Random(62)
+    inside, trials = 0, 1000
+    for _ in range(trials):  # 100 deals: both won 30%, only the changed game 20%, only the old one 5%
+        cells = [rng.random() for _ in range(100)]
+        changed, as_is = [u < 0.5 for u in cells], [u < 0.3 or 0.5 <= u < 0.55 for u in cells]
+        low, high = effect_interval(changed, as_is)
+        estimate = (sum(changed) - sum(as_is)) / 100
+        assert -1 <= low <= estimate <= high <= 1
+        inside += low <= 0.15 <= high
+    assert 0.92 <= inside / trials <= 0.98, inside / trials
+    with pytest.raises(ValueError):
+        effect_interval([True], [True, False])  # not the same deals

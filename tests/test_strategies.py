@@ -137,3 +137,53 @@ def test_draw_three_and_limited_passes_games_end():
     variant = replace(KLONDIKE, name="draw 3, 2 passes", draw=3, passes=2)
     for name in ("random", "greedy"):
         assert play_game(variant, 0, name).outcome in OUTCOMES
+
+
+def _flips_first(obs, moves):
+    """A strategy written as lesson 05 says a strategy may be: a plain function (obs, moves) -> move."""
+    return next((m for m in moves if m.kind == "flip"), moves[0])
+
+
+def test_play_game_takes_a_plain_function():
+    """play_game("klondike", 10, my_strategy) with a plain function once failed with AttributeError: 'function'
+    object has no attribute 'name'; the function now plays, named after itself, and its text answers are read."""
+    record = play_game("klondike", 10, _flips_first, max_moves=200)
+    assert record.strategy == "_flips_first" and 0 < record.moves <= 200
+    assert play_game("klondike", 3, lambda obs, moves: str(moves[0]), max_moves=50).moves > 0  # a move's text
+    assert get_strategy(_flips_first).name == "_flips_first"
+    move, why = strategy_hint(Game("klondike", seed=10), _flips_first)
+    assert move in Game("klondike", seed=10).legal_moves() and "_flips_first" in why
+    with pytest.raises(ValueError, match="is not a strategy"):
+        get_strategy(42)
+
+
+def test_experiments_run_takes_a_plain_function():
+    from solitaire.experiments import run
+    games = run("klondike", [_flips_first, "greedy"], 3, max_moves=200, workers=1, progress=False)
+    assert sorted(set(games["strategy"])) == ["_flips_first", "greedy"] and len(games) == 6
+
+
+def test_a_function_plays_as_the_same_strategy_object_would():
+    class Flips:
+        name = "flips"
+
+        def choose(self, obs, moves):
+            return _flips_first(obs, moves)
+
+    for seed in range(3):
+        a, b = play_game("klondike", seed, _flips_first, max_moves=300), play_game("klondike", seed, Flips(),
+                                                                                       max_moves=300)
+        assert (a.outcome, a.moves, a.on_foundations) == (b.outcome, b.moves, b.on_foundations)
+
+
+def test_allow_repeats_offers_moves_back_to_positions_already_seen():
+    """A player that only turns the stock over comes back to the deal after 24 draws and a recycle. play_game does
+    not offer that recycle (the player resigns: lost after 24 moves); with allow_repeats it does, and the player goes
+    round until the move limit."""
+    def stock_only(obs, moves):
+        return next((m for m in moves if m.kind in ("draw", "recycle")), None)
+
+    fresh = play_game("klondike", 1, stock_only, max_moves=100)
+    assert (fresh.outcome, fresh.moves) == ("lost", 24)
+    repeating = play_game("klondike", 1, stock_only, max_moves=100, allow_repeats=True)
+    assert (repeating.outcome, repeating.moves) == ("move limit", 100)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 from ..endgame import Outcome
@@ -100,6 +99,34 @@ def _lead(mine: tuple[bool, ...], theirs: tuple[bool, ...]) -> tuple[int, int, f
     return only_mine, only_theirs, sign_test(only_mine, only_theirs)
 
 
+def in_words(p: float) -> str:
+    """A chance in words a class reads: "less than 1 in a million", "about 1 in 560", "about 7 in 10", "always".
+
+    >>> in_words(4e-07), in_words(0.0018), in_words(0.0498), in_words(0.13), in_words(0.688), in_words(1.0)
+    ('less than 1 in a million', 'about 1 in 560', 'about 1 in 20', 'about 1 in 8', 'about 7 in 10', 'always')
+    """
+    if not 0 <= p <= 1:
+        raise ValueError(f"a chance lies between 0 and 1, got {p!r}")
+    if p < 1e-6:
+        return "less than 1 in a million"
+    if p >= 1:
+        return "always"
+    if p >= 0.45:
+        return f"about {round(10 * p)} in 10"
+    times = 1 / p
+    digits = max(0, len(str(round(times))) - 2)  # two significant figures: 1 in 560, 1 in 25,000
+    return f"about 1 in {round(times, -digits):,.0f}"
+
+
+def chance_text(p: float) -> str:
+    """A p-value as the checks print it: the number when it reads as a plain decimal, and always in words.
+
+    >>> chance_text(0.0018), chance_text(2e-11)
+    ('p = 0.0018, about 1 in 560', 'less than 1 in a million')
+    """
+    return f"p = {p:.2g}, {in_words(p)}" if p >= 0.001 else in_words(p)
+
+
 def _play(strategy: Any) -> list:
     """The student's strategy played on STRATEGY_DEALS, with greedy's own choice switched off."""
     from ..strategies import play_game
@@ -109,7 +136,7 @@ def _play(strategy: Any) -> list:
             try:
                 records.append(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES))
             except NotImplementedError:
-                raise NotAnswered("your strategy's choose still has no body") from None
+                raise NotAnswered(f"{_named(strategy)} still has no body") from None
             except Exception as e:
                 if type(e).__name__ == "KitSwitchedOff":
                     raise
@@ -126,7 +153,7 @@ def _score(records: list) -> tuple[str, tuple[int, int, float], int]:
     deals = f"Klondike deals {STRATEGY_DEALS.start}-{STRATEGY_DEALS.stop - 1}"
     score = (f"on {deals} your strategy won {sum(mine)}, random {sum(random_won)}, greedy {sum(greedy_won)}. "
              f"Of the deals only one of you won, you won {ahead} and random {behind}: a fair coin splits them "
-             f"at least that unevenly with chance p = {p:.2g} (the sign test, lesson 06b)")
+             f"at least that unevenly with chance {chance_text(p)} (the sign test)")
     return score, (ahead, behind, p), sum(r.outcome == Outcome.MOVE_LIMIT for r in records)
 
 
@@ -141,8 +168,7 @@ def versus_random(strategy: Any) -> None:
         print("Not written yet: replace the `...` with your function.")
         return
     try:
-        player = strategy if hasattr(strategy, "choose") else _FunctionStrategy(strategy)
-        score, (ahead, behind, p), stuck = _score(_play(player))
+        score, (ahead, behind, p), stuck = _score(_play(_as_strategy(strategy)))
     except NotAnswered as e:
         print(f"Not yet: {e}")
         return
@@ -182,14 +208,13 @@ def _strategy(answer: Any) -> Verdict:
     """Plays the student's strategy, random and greedy on the same deals; passes a lead over random that a sign
     test on those deals finds at p < 0.05 (a random player with another seed wins about as often, and fails).
     Greedy's own choice (choose, rank, rule) is switched off while the student's strategy plays."""
-    strategy = answer if hasattr(answer, "choose") else _FunctionStrategy(answer)
-    if not callable(getattr(strategy, "choose", None)):
-        raise NotAnswered(f"expected a strategy with a choose(obs, moves) method, got {answer!r}")
+    strategy = _as_strategy(answer)
     from ..state import observe
     from ..moves import legal_moves
     from ..strategies import GreedyStrategy
     start = deal(KLONDIKE, STRATEGY_DEALS.start)
-    methods = [getattr(strategy, name) for name in ("choose", "rank") if callable(getattr(strategy, name, None))]
+    methods = [answer] if strategy is not answer else [  # a plain function is called by its own name
+        getattr(strategy, name) for name in ("choose", "rank") if callable(getattr(strategy, name, None))]
     greedy = [GreedyStrategy.choose, GreedyStrategy.rank]  # play_game uses rank, when a strategy has one
     kit = next(filter(None, (calls_into(m, (observe(start), legal_moves(start)), greedy) for m in methods)), None)
     if kit:
@@ -208,25 +233,27 @@ def _strategy(answer: Any) -> Verdict:
     mine = tuple(r.outcome == Outcome.WON for r in records)
     g_ahead, g_behind, g_p = _lead(mine, _won_deals("greedy"))
     against_greedy = ("and greedy too, by a sign test!" if g_ahead > g_behind and g_p < SIGNIFICANCE else
-                      f"greedy is another matter ({g_ahead} deals to {g_behind}, p = {g_p:.2g}: a final project).")
+                      f"greedy is another matter ({g_ahead} deals to {g_behind}, {chance_text(g_p)}: a final "
+                      "project).")
     return Verdict(True, f"{score}: you beat random, {against_greedy}")
 
 
-class _FunctionStrategy:
-    """Lets a plain function ``(obs, moves) -> move`` play as a strategy."""
+def _as_strategy(answer: Any) -> Any:
+    """The student's answer as a strategy: an object with ``choose`` as it is, a plain function wrapped."""
+    if callable(getattr(answer, "choose", None)):
+        return answer
+    if not callable(answer):
+        raise NotAnswered(f"expected a strategy or a function (obs, moves) -> move, got {answer!r}")
+    from ..strategies import FunctionStrategy
+    return FunctionStrategy(answer)
 
-    def __init__(self, fn: Callable) -> None:
-        if not callable(fn):
-            raise NotAnswered(f"expected a strategy or a function (obs, moves) -> move, got {fn!r}")
-        self.fn, self.name = fn, getattr(fn, "__name__", "yours")
 
-    def choose(self, obs: Any, moves: Any) -> Any:
-        move = self.fn(obs, moves)
-        from ..notation import move_from_text
-        return move_from_text(move) if isinstance(move, str) else move
-
-    def explain(self, obs: Any, move: Any) -> str:
-        return f"{move}: your strategy chose it."
+def _named(strategy: Any) -> str:
+    """How a message names the student's strategy: "the function my_strategy", or "your strategy's choose"."""
+    from ..strategies import FunctionStrategy
+    if isinstance(strategy, FunctionStrategy):
+        return f"the function {strategy.name}"
+    return "your strategy's choose"
 
 
 _GREEDY_WON: dict[int, bool] = {}  # the deals the checker has played greedy on, and whether it won each

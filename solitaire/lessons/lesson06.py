@@ -10,9 +10,25 @@ from typing import Any
 from .checks import (NotAnswered, Verdict, agrees_as_shown, call_student, exercise, finite_number, hidden_inputs,
                      needs_function, shown_apart, written_places)
 
-# The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
-WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
-                for k in sorted({0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n}) if 0 <= k <= n]
+LESSON_PAIR = (12, 40)  # the lesson's own example: 12 wins in 40 games
+
+
+def _nearest_first(pair: tuple[int, int]) -> tuple[float, float]:
+    """How far a (wins, games) pair lies from the lesson's 12 in 40 (games first, then the win rate), so that a
+    wrong formula is shown where the lesson's numbers are, not at an odd case such as 0 wins in 1 game.
+
+    >>> sorted([(0, 1), (13, 40), (12, 40), (50, 100)], key=_nearest_first)
+    [(12, 40), (13, 40), (50, 100), (0, 1)]
+    """
+    k, n = pair
+    return abs(math.log(n / LESSON_PAIR[1])), abs(k / n - LESSON_PAIR[0] / LESSON_PAIR[1])
+
+
+# The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins, the nearest
+# to the lesson's 12 in 40 first.
+WILSON_PAIRS = sorted({LESSON_PAIR} | {(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
+                                       for k in {0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n} if 0 <= k <= n},
+                      key=_nearest_first)
 LEAST_PLACES = 3  # the lesson prints intervals to 3 decimals: a function may round its ends, but not coarser
 
 
@@ -65,8 +81,9 @@ def _wilson(answer: Any) -> Verdict:
         (low_text, want_low), (high_text, want_high) = shown_apart(low, want[0]), shown_apart(high, want[1])
         return Verdict(False, f"for {_wins_in(k, n)} yours gives ({low_text}, {high_text}), but the Wilson "
                               f"interval is ({want_low}, {want_high}). Check each term of the formula.")
+    smallest, largest = min(n for _, n in WILSON_PAIRS), max(n for _, n in WILSON_PAIRS)
     return Verdict(True, f"your function agrees with the kit's wilson on all {len(WILSON_PAIRS)} (wins, games) "
-                         "pairs tried, from 0 wins in 1 game to 6000 wins in 6000.")
+                         f"pairs tried, from {_wins_in(0, smallest)} to {_wins_in(largest, largest)}.")
 
 
 def _width(n: int, rate: float = 0.8) -> float:

@@ -114,3 +114,70 @@ def won_by_deal(games: Any, across: str = "variant") -> Any:
         raise ValueError(f"across is 'variant' or 'strategy', not {across!r}")
     index = ["seed"] if across == "variant" else ["variant", "seed"]
     return games.pivot_table(index=index, columns=across, values="outcome", aggfunc="first") == Outcome.WON.value
+
+
+def effect_interval(changed: Any, as_is: Any, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of a change's effect on the share of deals won, ``share(changed) - share(as_is)``, when both
+    were played on the same deals (``changed[i]`` and ``as_is[i]``: was deal i won?): Newcombe's interval for
+    paired deals (method 10 of Newcombe, 1998), built from the Wilson interval of each share (lesson 06) and how
+    far the two go together, deal by deal.
+
+    >>> low, high = effect_interval([True] * 66 + [False] * 34, [False] * 100)  # 66 deals won only when changed
+    >>> round(low, 3), round(high, 3)
+    (0.556, 0.745)
+    >>> low, high = effect_interval([True, False], [True, False])  # the same deal won: no effect seen, on 2 deals
+    >>> round(low, 3), round(high, 3)
+    (-0.573, 0.573)
+    """
+    from ..stats import wilson
+    changed, as_is = list(changed), list(as_is)
+    if len(changed) != len(as_is) or not changed:
+        raise ValueError(f"need who won each of the same deals, changed and as it is: got {len(changed)} and "
+                         f"{len(as_is)} deals")
+    pairs = [(bool(a), bool(b)) for a, b in zip(changed, as_is)]
+    n = len(pairs)
+    both, only_changed = pairs.count((True, True)), pairs.count((True, False))
+    only_as_is, neither = pairs.count((False, True)), pairs.count((False, False))
+    p1, p2 = (both + only_changed) / n, (both + only_as_is) / n
+    (l1, u1), (l2, u2) = wilson(both + only_changed, n, z), wilson(both + only_as_is, n, z)
+    margins = (both + only_changed) * (only_as_is + neither) * (both + only_as_is) * (only_changed + neither)
+    together = both * neither - only_changed * only_as_is  # > 0 when the same deals tend to be won both ways
+    if together > n / 2:  # Newcombe's correction of the correlation, toward none
+        together -= n / 2
+    elif together > 0:
+        together = 0
+    phi = together / math.sqrt(margins) if margins else 0.0
+    low = p1 - p2 - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    high = p1 - p2 + math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
+    return max(-1.0, low), min(1.0, high)
+
+
+def plot_effects(effects: Any) -> Any:
+    """Each rule change's effect on greedy's win rate, in percentage points, with its 95% interval: one row a change
+    (``effects``: a table with the columns change, points, low and high, the ends in percentage points too), in
+    greedy's colour and marker, and a line at no effect.
+
+    >>> import pandas as pd
+    >>> fig = plot_effects(pd.DataFrame([{"change": "a", "points": 10, "low": 2, "high": 18}]))
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()], bool(fig.axes[0].get_xlim()[1] > 18)  # room for "+10"
+    (['a'], True)
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plots import FONTS, MAX_WIDTH, strategy_style
+    rows = effects.to_dict("records")
+    with plt.rc_context(FONTS):  # the projector's font sizes, as every plot of the kit
+        fig, ax = plt.subplots(figsize=(MAX_WIDTH, 0.7 * len(rows) + 1.8), layout="constrained")
+        for y, row in enumerate(reversed(rows)):
+            ax.errorbar([row["points"]], [y], xerr=[[row["points"] - row["low"]], [row["high"] - row["points"]]],
+                        linestyle="none", capsize=5, markersize=9, **strategy_style("greedy"))
+            ax.annotate(f"{row['points']:+d}".replace("-", "\u2212"), (row["high"], y), xytext=(8, 0), textcoords="offset points",
+                        va="center", fontsize=FONTS["legend.fontsize"])
+        ax.axvline(0, color="black", linewidth=1)
+        left, right = min(0, *(r["low"] for r in rows)), max(0, *(r["high"] for r in rows))
+        ax.set_xlim(left - 0.05 * (right - left), right + 0.15 * (right - left))  # room for the labels on the right
+        ax.set_yticks(range(len(rows)), [str(r["change"]) for r in reversed(rows)])
+        ax.set_ylim(-0.6, len(rows) - 0.4)
+        ax.set_xlabel("effect on greedy's win rate, percentage points (95% interval)")
+        ax.grid(axis="x", alpha=0.3)
+    return fig
