@@ -5,9 +5,15 @@
 (``python -m solitaire lessons DIR``) and an nbgrader course (``python -m solitaire nbgrader COURSE_DIR``).
 An editable install reads them from the clone instead (``solitaire.classroom.student_copy.lessons_folder``).
 """
+import hashlib
+import json
+import os
+import sys
+import tempfile
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 LESSON_FILES = ["*.ipynb", "TEACHERS.md"]  # the lessons, and the guide their index links to
@@ -28,4 +34,82 @@ class BuildWithLessons(build_py):
                 self.copy_file(str(path), str(target / path.name))
 
 
-setup(cmdclass={"build_py": BuildWithLessons})
+# --- the compiled modules ----------------------------------------------------------------------------------
+# COMPILED lists the modules that Cython compiles from their own .py (its pure-Python mode: what makes them fast
+# is declared in the .pxd file beside each one, so the .py stays the readable, runnable reference and the only
+# implementation). Where no working C compiler is found, Cython is missing, or SOLITAIRE_PURE=1 is set for the
+# build, nothing is compiled and the kit installs in pure Python, the same .py files, in the same time; the build
+# says so in one line. The build records a hash of each compiled module's sources in solitaire/_compiled.json,
+# so that a compiled file older than its .py is never run (solitaire.info() says which build runs).
+HERE = Path(__file__).resolve().parent
+COMPILED = [f"solitaire.{name}" for name in ("cards", "state", "moves")] + [
+    f"solitaire.solver.{name}" for name in ("tables", "columns", "encoding", "stock", "node", "pruning",
+                                            "generation", "search", "restarts")]
+MANIFEST = "_compiled.json"  # beside solitaire/__init__.py: each compiled module and the hash of its sources
+
+
+def source_hash(module: str, root: Path = HERE) -> str:
+    """The hash of a module's ``.py`` and ``.pxd`` (``solitaire/__init__.py`` checks it at import)."""
+    base = root.joinpath(*module.split("."))
+    pxd = base.with_suffix(".pxd")
+    data = base.with_suffix(".py").read_bytes() + b"\0" + (pxd.read_bytes() if pxd.exists() else b"")
+    return hashlib.sha256(data).hexdigest()
+
+
+def why_pure() -> str | None:
+    """Why the kit cannot be compiled here (None: it can): SOLITAIRE_PURE=1, no Cython, or no working C
+    compiler (one that compiles a file including Python.h)."""
+    if os.environ.get("SOLITAIRE_PURE", "").strip() not in ("", "0"):
+        return "SOLITAIRE_PURE is set"
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return "Cython is not installed"
+    from distutils.ccompiler import new_compiler
+    from distutils.errors import CCompilerError, DistutilsError
+    from distutils.sysconfig import customize_compiler, get_python_inc
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe.c"
+        probe.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
+        try:
+            compiler.compile([str(probe)], output_dir=tmp, include_dirs=[get_python_inc()])
+        except (CCompilerError, DistutilsError, OSError) as e:
+            return f"no working C compiler ({type(e).__name__}: {str(e).strip()[:120]})"
+    return None
+
+
+class BuildCompiled(build_ext):
+    """build_ext that turns the listed ``.py`` modules into C with Cython first (only when building, in two
+    processes), builds each as optional (a module that fails to build runs as pure Python), and records the
+    sources' hashes."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = min(4, os.cpu_count() or 1)
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        from Cython.Build import cythonize
+        translated = cythonize(self.extensions, language_level=3, build_dir=str(HERE / "build" / "cython"),
+                               compiler_directives={"annotation_typing": False, "binding": True},
+                               nthreads=self.parallel or 1, quiet=True)
+        for ext, c_file in zip(self.extensions, translated):
+            ext.sources = c_file.sources
+        super().run()
+        built = {ext.name: source_hash(ext.name) for ext in self.extensions
+                 if Path(self.get_ext_fullpath(ext.name)).exists()}
+        manifest = Path(self.get_ext_fullpath(COMPILED[0])).parent / MANIFEST
+        manifest.write_text(json.dumps({"modules": built, "python": sys.version.split()[0]}, indent=1) + "\n")
+        print(f"solitaire-kit: {len(built)} of {len(COMPILED)} modules compiled")
+
+
+PURE = why_pure()
+if PURE:
+    print(f"solitaire-kit: {PURE}: the kit runs in pure Python")
+setup(cmdclass={"build_py": BuildWithLessons, "build_ext": BuildCompiled},
+      ext_modules=[] if PURE else [Extension(name, [name.replace(".", "/") + ".py"], optional=True)
+                                   for name in COMPILED])

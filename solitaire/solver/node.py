@@ -118,13 +118,17 @@ class Node:
         cards could start an empty column: from builds, the stock and the foundations)."""
         if self._accessible is None:
             present = [info for info in self.infos if info is not None]
-            fill = sum(info.fill for info in present) + self.stock_fill
+            fill = self.stock_fill
+            for info in present:
+                fill += info.fill
             if self.gen.back:
-                fill += sum(1 for c in self.foundation_tops if self.tables.empty_ok[c])
+                for c in self.foundation_tops:
+                    if self.tables.empty_ok[c]:
+                        fill += 1
             if self.tables.decks == 1:
                 cards = set().union(*[info.movable for info in present])
             else:
-                cards = Counter(chain.from_iterable(info.movable for info in present))
+                cards = Counter(chain.from_iterable([info.movable for info in present]))
             self._accessible = (cards, fill)
         return self._accessible
 
@@ -166,8 +170,9 @@ class Node:
     def worth_taking_down(self, c: int, targets, empties) -> bool:
         """Is foundation top ``c`` worth taking down: can a card then go on it, or the card under it follow?"""
         cards = self.accessible()[0]
-        if any(ch in cards or ch in self.stock_cards or ch in self.foundation_tops for ch in self.tables.children[c]):
-            return True
+        for ch in self.tables.children[c]:
+            if ch in cards or ch in self.stock_cards or ch in self.foundation_tops:
+                return True
         t = self.tables
         if t.step[c] == 0:
             return False
@@ -190,8 +195,11 @@ class Node:
             if info.top in self.wanted:
                 return True
             for build in info.builds:
-                if build.kind == REVEAL and (any(d != s for d in targets.get(build.bottom, ()))
-                                             or (empties and t.empty_ok[build.bottom])):
-                    return True
+                if build.kind == REVEAL:
+                    if empties and t.empty_ok[build.bottom]:
+                        return True
+                    for d in targets.get(build.bottom, ()):
+                        if d != s:
+                            return True
         talon, in_waste = self.state[2], self.state[3]
         return bool(in_waste) and self.playable_from_waste(talon[in_waste - 1])
