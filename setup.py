@@ -42,7 +42,7 @@ class BuildWithLessons(build_py):
 # says so in one line. The build records a hash of each compiled module's sources in solitaire/_compiled.json,
 # so that a compiled file older than its .py is never run (solitaire.info() says which build runs).
 HERE = Path(__file__).resolve().parent
-COMPILED = [f"solitaire.{name}" for name in ("cards", "state", "moves")] + [
+COMPILED = [f"solitaire.{name}" for name in ("state", "moves", "game")] + [
     f"solitaire.solver.{name}" for name in ("tables", "columns", "encoding", "stock", "node", "pruning",
                                             "generation", "search", "restarts")]
 MANIFEST = "_compiled.json"  # beside solitaire/__init__.py: each compiled module and the hash of its sources
@@ -95,7 +95,7 @@ class BuildCompiled(build_ext):
             return
         from Cython.Build import cythonize
         translated = cythonize(self.extensions, language_level=3, build_dir=str(HERE / "build" / "cython"),
-                               compiler_directives={"annotation_typing": False, "binding": True},
+                               compiler_directives={"annotation_typing": False, "binding": True, "autotestdict": False},
                                nthreads=self.parallel or 1, quiet=True)
         for ext, c_file in zip(self.extensions, translated):
             ext.sources = c_file.sources
