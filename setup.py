@@ -39,21 +39,21 @@ class BuildWithLessons(build_py):
 # is declared in the .pxd file beside each one, so the .py stays the readable, runnable reference and the only
 # implementation). Where no working C compiler is found, Cython is missing, or SOLITAIRE_PURE=1 is set for the
 # build, nothing is compiled and the kit installs in pure Python, the same .py files, in the same time; the build
-# says so in one line. The build records a hash of each compiled module's sources in solitaire/_compiled.json,
-# so that a compiled file older than its .py is never run (solitaire.info() says which build runs).
+# says so in one line. The build records the hashes of each compiled module's sources (.py, .pxd) in
+# solitaire/_compiled.json, so that a compiled file older than its sources is never run (solitaire.info() says
+# which build runs).
 HERE = Path(__file__).resolve().parent
 COMPILED = [f"solitaire.{name}" for name in ("state", "moves", "game")] + [
     f"solitaire.solver.{name}" for name in ("tables", "columns", "encoding", "stock", "node", "pruning",
                                             "generation", "search", "restarts")]
-MANIFEST = "_compiled.json"  # beside solitaire/__init__.py: each compiled module and the hash of its sources
+MANIFEST = "_compiled.json"  # beside solitaire/__init__.py: each compiled module and the hashes of its sources
 
 
-def source_hash(module: str, root: Path = HERE) -> str:
-    """The hash of a module's ``.py`` and ``.pxd`` (``solitaire/__init__.py`` checks it at import)."""
+def source_hashes(module: str, root: Path = HERE) -> dict[str, str]:
+    """The hashes of a module's ``.py`` and ``.pxd`` (``solitaire/__init__.py`` checks them at import)."""
     base = root.joinpath(*module.split("."))
-    pxd = base.with_suffix(".pxd")
-    data = base.with_suffix(".py").read_bytes() + b"\0" + (pxd.read_bytes() if pxd.exists() else b"")
-    return hashlib.sha256(data).hexdigest()
+    return {suffix: hashlib.sha256(base.with_suffix(suffix).read_bytes()).hexdigest()
+            for suffix in (".py", ".pxd") if base.with_suffix(suffix).exists()}
 
 
 def why_pure() -> str | None:
@@ -100,7 +100,7 @@ class BuildCompiled(build_ext):
         for ext, c_file in zip(self.extensions, translated):
             ext.sources = c_file.sources
         super().run()
-        built = {ext.name: source_hash(ext.name) for ext in self.extensions
+        built = {ext.name: source_hashes(ext.name) for ext in self.extensions
                  if Path(self.get_ext_fullpath(ext.name)).exists()}
         manifest = Path(self.get_ext_fullpath(COMPILED[0])).parent / MANIFEST
         manifest.write_text(json.dumps({"modules": built, "python": sys.version.split()[0]}, indent=1) + "\n")

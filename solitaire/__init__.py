@@ -14,42 +14,44 @@ from importlib.machinery import EXTENSION_SUFFIXES as _EXTENSIONS
 
 
 class _CompiledOrSource:
-    """An import hook for the kit's own modules: a module compiled from other sources than the ``.py`` beside it
-    now (a build older than an edit) is imported from its ``.py`` instead, and so is every module under
-    ``SOLITAIRE_PURE=1``. The build records each compiled module's source hash in ``_compiled.json``."""
+    """An import hook for the kit's own modules: under ``SOLITAIRE_PURE=1``, or when the sources of some compiled
+    module changed since the build (an edit after ``pip install -e .``), every module is imported from its ``.py``
+    (compiled modules call each other directly, so a stale build runs as a whole in pure Python, never in part).
+    The build records the hashes of each compiled module's sources in ``_compiled.json``."""
 
     def __init__(self) -> None:
         self.pure = _os.environ.get("SOLITAIRE_PURE", "").strip() not in ("", "0")
-        self.built: dict[str, str] = {}
-        self.stale: list[str] = []  # compiled modules that run as pure Python because their source changed
+        self.built: dict[str, dict[str, str]] = {}
         manifest = _os.path.join(_os.path.dirname(__file__), "_compiled.json")
         if _os.path.exists(manifest):
             import json
             with open(manifest, encoding="utf-8") as f:
                 self.built = json.load(f).get("modules", {})
+        here = _os.path.dirname(_os.path.dirname(__file__))
+        self.stale = [name for name, hashes in self.built.items()  # modules whose sources changed since the build
+                      if not _built_from(_os.path.join(here, *name.split(".")), hashes)]
 
     def find_spec(self, name, path=None, target=None):
         if not name.startswith(__name__ + ".") or not path:
             return None
         base = _os.path.join(path[0], name.rpartition(".")[2])
-        if not any(_os.path.exists(base + suffix) for suffix in _EXTENSIONS):
-            return None  # not compiled: the usual import
-        if not self.pure and self.built.get(name) == _source_hash(base):
-            return None  # compiled from the source beside it: the usual import, which prefers the compiled file
-        if not self.pure:
-            self.stale.append(name)
+        if not (self.pure or self.stale) or not any(_os.path.exists(base + s) for s in _EXTENSIONS):
+            return None  # the usual import, which prefers a compiled file
         return _util.spec_from_file_location(name, base + ".py")
 
 
-def _source_hash(base: str) -> str:
-    """The hash of a module's ``.py`` and ``.pxd`` (as setup.py's ``source_hash`` records it)."""
+def _built_from(base: str, hashes: dict | None) -> bool:
+    """Are the sources beside a compiled module the ones it was built from (``hashes``, as setup.py recorded
+    them)? Its ``.py`` must be unchanged, and its ``.pxd`` too where there is one (a wheel leaves it out)."""
     import hashlib
-    with open(base + ".py", "rb") as f:
-        data = f.read() + b"\0"
-    if _os.path.exists(base + ".pxd"):
-        with open(base + ".pxd", "rb") as f:
-            data += f.read()
-    return hashlib.sha256(data).hexdigest()
+    if not hashes:
+        return False
+    for suffix in (".py", ".pxd"):
+        if suffix == ".py" or _os.path.exists(base + suffix):
+            with open(base + suffix, "rb") as f:
+                if hashlib.sha256(f.read()).hexdigest() != hashes.get(suffix):
+                    return False
+    return True
 
 
 _HOOK = _CompiledOrSource()
@@ -120,10 +122,10 @@ def info() -> str:
     if compiled and compiled == len(running):
         return f"{head}: compiled ({compiled} modules)"
     if compiled:
-        stale = f"; {', '.join(_HOOK.stale)} changed since the build: run pip install -e . again" if _HOOK.stale else ""
-        return f"{head}: partly compiled ({compiled} of {len(running)} modules{stale})"
+        return f"{head}: partly compiled ({compiled} of {len(running)} modules)"
     if _HOOK.pure and running:
         return f"{head}: pure Python (SOLITAIRE_PURE is set; {len(running)} modules are compiled)"
     if _HOOK.stale:
-        return f"{head}: pure Python (the sources changed since the build: run pip install -e . again)"
+        return (f"{head}: pure Python ({', '.join(_HOOK.stale)} changed since the build: pip install -e . "
+                "compiles them again)")
     return f"{head}: pure Python (no compiled modules: the kit was installed without a C compiler)"

@@ -220,8 +220,8 @@ def source_lines(obj: Any) -> tuple[list[str], int, str]:
     (``setup.py``): its source is the ``.py`` beside the compiled file, which is the same code.
 
     >>> from solitaire.moves import Move, legal_moves
-    >>> source_lines(legal_moves)[0][0], source_lines(Move)[0][0]
-    ('def legal_moves(p: Position) -> list[Move]:\n', 'class Move(NamedTuple):\n')
+    >>> source_lines(legal_moves)[0][0].rstrip(), source_lines(Move)[0][0].rstrip()
+    ('def legal_moves(p: Position) -> list[Move]:', 'class Move(NamedTuple):')
     """
     obj = inspect.unwrap(obj)
     try:
@@ -257,9 +257,8 @@ def code_of(fn: Any) -> types.CodeType:
     ('passes_left', True)
     """
     fn = inspect.unwrap(fn)
-    code = fn.__code__
-    if code.co_code or _compiled_from(fn) is None:
-        return code
+    if _compiled_from(fn) is None:
+        return fn.__code__
     _, first, path = source_lines(fn)
     todo = [compile(Path(path).read_text(encoding="utf-8"), path, "exec")]
     while todo:
@@ -267,7 +266,7 @@ def code_of(fn: Any) -> types.CodeType:
         if found.co_name == fn.__name__ and found.co_firstlineno == first:
             return found
         todo += [c for c in found.co_consts if isinstance(c, types.CodeType)]
-    return code
+    return fn.__code__
 
 
 def _compiled_from(obj: Any) -> Path | None:

@@ -28,7 +28,7 @@ cdef class Node:
     @cython.locals(below=int)
     cpdef _narrow(self, scope, int flags)
     cpdef tuple after_stock_targets(self)
-    @cython.locals(present=list, fill=int, info=ColumnInfo, c=int)
+    @cython.locals(fill=int, info=ColumnInfo, c=int)
     cpdef tuple accessible(self)
     cpdef int fill(self)
     @cython.locals(two_decks=bint, ch=int)

@@ -3,7 +3,6 @@ whether a preparing move is worth trying (see ``generation``)."""
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain
 
 from .columns import REVEAL
 
@@ -117,18 +116,15 @@ class Node:
         """(the cards that could be picked up from the columns -- with two decks {card: copies} --, how many
         cards could start an empty column: from builds, the stock and the foundations)."""
         if self._accessible is None:
-            present = [info for info in self.infos if info is not None]
             fill = self.stock_fill
-            for info in present:
-                fill += info.fill
-            if self.gen.back:
-                for c in self.foundation_tops:
-                    if self.tables.empty_ok[c]:
-                        fill += 1
-            if self.tables.decks == 1:
-                cards = set().union(*[info.movable for info in present])
-            else:
-                cards = Counter(chain.from_iterable([info.movable for info in present]))
+            cards = set() if self.tables.decks == 1 else Counter()
+            for info in self.infos:
+                if info is not None:
+                    fill += info.fill
+                    cards.update(info.movable)
+            for c in self.foundation_tops:  # (none unless cards may come back from the foundations)
+                if self.tables.empty_ok[c]:
+                    fill += 1
             self._accessible = (cards, fill)
         return self._accessible
 
