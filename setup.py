@@ -57,14 +57,10 @@ def source_hashes(module: str, root: Path = HERE) -> dict[str, str]:
 
 
 def why_pure() -> str | None:
-    """Why the kit cannot be compiled here (None: it can): SOLITAIRE_PURE=1, no Cython, or no working C
-    compiler (one that compiles a file including Python.h)."""
+    """Why the kit cannot be compiled here (None: it can): SOLITAIRE_PURE=1, or no working C compiler (one that
+    compiles a file including Python.h)."""
     if os.environ.get("SOLITAIRE_PURE", "").strip() not in ("", "0"):
         return "SOLITAIRE_PURE is set"
-    try:
-        import Cython  # noqa: F401
-    except ImportError:
-        return "Cython is not installed"
     from distutils.ccompiler import new_compiler
     from distutils.errors import CCompilerError, DistutilsError
     from distutils.sysconfig import customize_compiler, get_python_inc
@@ -78,6 +74,14 @@ def why_pure() -> str | None:
         except (CCompilerError, DistutilsError, OSError) as e:
             return f"no working C compiler ({type(e).__name__}: {str(e).strip()[:120]})"
     return None
+
+
+def has_cython() -> bool:
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class BuildCompiled(build_ext):
@@ -107,9 +111,14 @@ class BuildCompiled(build_ext):
         print(f"solitaire-kit: {len(built)} of {len(COMPILED)} modules compiled")
 
 
+# Cython is asked for (setup_requires: pip installs it in the build's environment) only where a compiler works, so
+# that an install without one takes no longer than before. Without Cython (a build without pip's build isolation)
+# nothing is compiled either.
 PURE = why_pure()
-if PURE:
-    print(f"solitaire-kit: {PURE}: the kit runs in pure Python")
+COMPILE = not PURE and has_cython()
+if PURE or (not COMPILE and "egg_info" not in sys.argv):
+    print(f"solitaire-kit: {PURE or 'Cython is not installed'}: the kit runs in pure Python")
 setup(cmdclass={"build_py": BuildWithLessons, "build_ext": BuildCompiled},
-      ext_modules=[] if PURE else [Extension(name, [name.replace(".", "/") + ".py"], optional=True)
-                                   for name in COMPILED])
+      setup_requires=[] if PURE else ["Cython>=3.0"],
+      ext_modules=[Extension(name, [name.replace(".", "/") + ".py"], optional=True) for name in COMPILED] if COMPILE
+      else [])
