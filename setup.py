@@ -103,6 +103,8 @@ class BuildCompiled(build_ext):
                                nthreads=self.parallel or 1, quiet=True)
         for ext, c_file in zip(self.extensions, translated):
             ext.sources = c_file.sources
+            if not sys.platform.startswith("win"):
+                ext.extra_compile_args = ["-g0"]  # no debug information: a third of the size, the same code
         super().run()
         built = {ext.name: source_hashes(ext.name) for ext in self.extensions
                  if Path(self.get_ext_fullpath(ext.name)).exists()}
