@@ -5,6 +5,11 @@
     python benchmarks/bench_expert.py chance [--variant klondike] [--deals 20]
     python benchmarks/bench_expert.py compare RUN.txt [RUN.txt ...] [--variant klondike] [--draw 1]
     python benchmarks/bench_expert.py samples [--draw 3] [--deals 20]
+    python benchmarks/bench_expert.py versus NEW.txt OLD.txt
+
+``versus`` pairs two ``games`` runs deal by deal (e.g. the compiled build with more solves a decision against
+today's expert in pure Python, at about the same CPU a game): the deals both played, the wins of each, the deals
+won by one only, the two-sided sign test, and the CPU a game of each.
 
 ``compare`` reads the game lines that ``games`` printed (one file or several, e.g. two halves of a run) and
 pairs each deal with the shipped rows of the same seed (``shipped("expert")``, ``shipped("hindsight")``,
@@ -21,7 +26,7 @@ Targets (issues 12 and 21): Klondike draw 1 >= 60% won, draw 3 >= 40%, <= 20 s p
 core (SoliJoy <= 60 s).
 ``chance`` times ``win_chance(game, samples=20)`` at the deal of each seed. Target: <= 2 s median.
 Times are CPU seconds of the process playing (one core), so that a shared, busy machine does not inflate them;
-wall-clock seconds are printed too.
+wall-clock seconds are printed too. Each run names the kit's build first (compiled or pure Python).
 """
 from __future__ import annotations
 
@@ -145,6 +150,29 @@ def compare(a: argparse.Namespace) -> None:
             print(f"  deals this run won that the solver proves unwinnable: {len(proved)} {proved or ''}")
 
 
+def read_run(path: str) -> dict[int, tuple[bool, float]]:
+    """{seed: (won, CPU seconds)} from the game lines a ``games`` run printed."""
+    import re
+    pattern = r"^seed (\d+) (\w[\w ]*?) moves=\d+ foundations=\d+ wall [\d.]+ s cpu ([\d.]+) s"
+    return {int(m.group(1)): (m.group(2) == "won", float(m.group(3)))
+            for m in re.finditer(pattern, open(path).read(), re.M)}
+
+
+def versus(a: argparse.Namespace) -> None:
+    new, old = read_run(a.runs[0]), read_run(a.runs[1])
+    seeds = sorted(set(new) & set(old))
+    if not seeds:
+        raise SystemExit("the two runs have no deal in common")
+    only_new = [s for s in seeds if new[s][0] and not old[s][0]]
+    only_old = [s for s in seeds if old[s][0] and not new[s][0]]
+    for name, run in ((a.runs[0], new), (a.runs[1], old)):
+        won = sum(run[s][0] for s in seeds)
+        print(f"{name}: won {won} of {len(seeds)} ({won / len(seeds):.1%}); CPU a game: mean "
+              f"{statistics.mean(run[s][1] for s in seeds):.1f} s, median {statistics.median(run[s][1] for s in seeds):.1f} s")
+    print(f"won by the first only: {len(only_new)} {only_new}; by the second only: {len(only_old)} {only_old}; "
+          f"sign test p = {sign_test(len(only_new), len(only_old)):.3g}")
+
+
 def _fresh(player: str, variant, seeds: list[int]) -> dict[int, str]:
     """Outcomes of greedy (a game) or the solver (10 s a deal) on deals no shipped table covers."""
     from solitaire import deal, solve
@@ -155,8 +183,8 @@ def _fresh(player: str, variant, seeds: list[int]) -> dict[int, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["games", "chance", "compare", "samples"])
-    parser.add_argument("runs", nargs="*", help="compare: the output files of games runs")
+    parser.add_argument("what", choices=["games", "chance", "compare", "samples", "versus"])
+    parser.add_argument("runs", nargs="*", help="compare, versus: the output files of games runs")
     parser.add_argument("--variant", default="klondike")
     parser.add_argument("--draw", type=int, default=1)
     parser.add_argument("--deals", type=int, default=30)
@@ -165,7 +193,11 @@ def main() -> None:
     parser.add_argument("--options", nargs="*", default=[], metavar="NAME=VALUE",
                         help="ExpertStrategy settings, e.g. samples=30 max_nodes=5000")
     a = parser.parse_args()
-    {"games": games, "chance": chance, "compare": compare, "samples": samples}[a.what](a)
+    if a.what in ("games", "chance", "samples"):
+        import solitaire
+        print(solitaire.info() if hasattr(solitaire, "info") else "solitaire-kit (a checkout before issue 56)",
+              flush=True)
+    {"games": games, "chance": chance, "compare": compare, "samples": samples, "versus": versus}[a.what](a)
 
 
 if __name__ == "__main__":

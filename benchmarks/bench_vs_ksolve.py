@@ -15,6 +15,11 @@ With ``--kit-seeds`` the numbers are the kit's own seeds instead (``Game(KLONDIK
 shipped tables; the dealing does not depend on the draw or on cards coming back), which is how the deals
 that a shipped table calls unwinnable are given to Klondike-Solver (``--ksolve-only --states 2000000``).
 
+The kit's budget ``--seconds`` is ``solve``'s ``max_seconds``: wall-clock time for the whole call, not CPU time,
+so on a shared, busy machine a deal gets less CPU than that. Each row keeps both (``seconds``, wall; ``cpu``), and
+the summary's cpu/wall column says what share of the wall time the solvers had the CPU. The run names the kit's
+build (compiled or pure Python, ``solitaire.info()``).
+
 Rows go to ``--csv`` as they finish; a rerun with the same file skips the finished ones (resumable), and
 ``--ksolve-only`` / ``--kit-only`` fill in one solver's rows at a time. The
 summary gives, per configuration and solver: deals, won, unwinnable, unknown, decided share, median and mean
@@ -69,7 +74,7 @@ from solitaire import KLONDIKE, Game, solve
 CONFIGS = {"draw1-back": (1, True), "draw3-back": (3, True), "draw1": (1, False), "draw3": (3, False)}
 KSOLVE_STATUS = {"SolvedMinimal": "won", "SolvedMayNotBeMinimal": "won", "Impossible": "unwinnable",
                  "CouldNotComplete": "unknown"}
-FIELDS = ["solver", "config", "deal", "status", "seconds", "effort"]
+FIELDS = ["solver", "config", "deal", "status", "seconds", "effort", "cpu"]  # seconds: wall-clock; cpu: CPU seconds
 
 
 def pysol_layout(deal: int) -> str:
@@ -88,14 +93,14 @@ def kit_row(config: str, deal: int, layout: str, seconds: float, nodes: int | No
     draw, back = CONFIGS[config]
     variant = replace(KLONDIKE, name=f"Klondike {config}", draw=draw, foundation_to_tableau=back)
     game = Game.from_pysol(layout, variant=variant)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     r = solve(game, max_seconds=None, max_nodes=nodes) if nodes else solve(game, max_seconds=seconds)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     if r.status == "won":  # every claimed win must replay
         game.play_all(r.moves)
         assert game.is_won(), f"deal {deal} {config}: the kit's solution does not replay to a win"
     return {"solver": "kit", "config": config, "deal": deal, "status": r.status, "seconds": round(wall, 4),
-            "effort": r.nodes}
+            "effort": r.nodes, "cpu": round(cpu, 4)}
 
 
 def ksolve_row(draw: int, deal: int, layout: str, states: int) -> dict:
@@ -105,11 +110,11 @@ def ksolve_row(draw: int, deal: int, layout: str, states: int) -> dict:
     if not s.load_pysol(layout + "\n" * 16):
         raise RuntimeError(f"Klondike-Solver could not read deal {deal}")
     s.reset_game(draw)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = s.solve_minimal(max_closed_count=states)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {"solver": "ksolve", "config": f"draw{draw}-back", "deal": deal, "status": KSOLVE_STATUS[result.name],
-            "seconds": round(wall, 4), "effort": s.moves_made_count}
+            "seconds": round(wall, 4), "effort": s.moves_made_count, "cpu": round(cpu, 4)}
 
 
 def deal_numbers(text: str) -> list[int]:
@@ -164,7 +169,7 @@ def run(args, rows: list[dict]) -> None:
 
 def summary(rows: list[dict], configs: list[str]) -> str:
     lines = [f"{'config':11} {'solver':7} {'deals':>5} {'won':>5} {'unwin':>5} {'unknown':>7} {'decided%':>8} "
-             f"{'median s':>8} {'mean s':>7}  contradictions"]
+             f"{'median s':>8} {'mean s':>7} {'cpu/wall':>8}  contradictions"]
     for config in configs:
         draw, _ = CONFIGS[config]
         kit = {r["deal"]: r for r in rows if r["solver"] == "kit" and r["config"] == config}
@@ -176,6 +181,8 @@ def summary(rows: list[dict], configs: list[str]) -> str:
                 continue
             count = {s: sum(r["status"] == s for r in got) for s in ("won", "unwinnable", "unknown")}
             times = [r["seconds"] for r in got]
+            cpus = [float(r["cpu"]) for r in got if r.get("cpu") not in (None, "")]
+            share = f"{sum(cpus) / max(sum(times), 1e-9):8.2f}" if cpus else f"{'-':>8}"
             note = ""
             if name == "kit" and ks:
                 wrong = [d for d in both if d in ks and {kit[d]["status"], ks[d]["status"]} == {"won", "unwinnable"}
@@ -183,7 +190,7 @@ def summary(rows: list[dict], configs: list[str]) -> str:
                 note = f"{len(wrong)}" + (f" (deals {wrong[:10]})" if wrong else "")
             lines.append(f"{config:11} {name:7} {len(got):5d} {count['won']:5d} {count['unwinnable']:5d} "
                          f"{count['unknown']:7d} {100 * (len(got) - count['unknown']) / len(got):8.1f} "
-                         f"{statistics.median(times):8.3f} {statistics.mean(times):7.2f}  {note}")
+                         f"{statistics.median(times):8.3f} {statistics.mean(times):7.2f} {share}  {note}")
     return "\n".join(lines)
 
 
@@ -203,6 +210,8 @@ def main() -> None:
     parser.add_argument("--ksolve-only", action="store_true", help="run only Klondike-Solver (the kit later)")
     parser.add_argument("--summary", action="store_true", help="only summarise the rows in --csv")
     args = parser.parse_args()
+    import solitaire
+    print(solitaire.info() if hasattr(solitaire, "info") else "solitaire-kit (a checkout before issue 56)", flush=True)
     rows = read_rows(args.csv)
     if not args.summary:
         run(args, rows)

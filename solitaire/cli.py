@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line: experiment, solve, hint and chance, each with its own options and an example."""
     parser = argparse.ArgumentParser(
         prog="python -m solitaire", description="Klondike-family solitaire: win-rate experiments and a solver.")
+    parser.add_argument("--version", action=_Version, help="the kit's version, and whether it runs compiled or in "
+                        "pure Python")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add_command in (_add_experiment, _add_solve, _add_hint, _add_chance):
         add_command(commands)
@@ -90,6 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
     for module in (cli_nbgrader, cli_class_report, cli_lessons, cli_lab, lite):
         module.add_parser(commands)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: print ``solitaire.info()`` (worked out only when asked: it imports the compiled modules)."""
+
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from . import info
+        print(info())
+        parser.exit(0)
 
 
 def _add_experiment(commands: argparse._SubParsersAction) -> None:

@@ -139,13 +139,24 @@ class Game(GameFiles):
             InvalidMoveError: for text that is not a move, or a Move that is not well formed (a count of 1.0).
             IllegalMoveError: for a move the rules refuse here, saying which rule it breaks.
         """
-        m = self.parse(move)
-        if m not in self._legal_now():
-            raise IllegalMoveError(f"{m} is illegal: {self._why_not(m)}")
+        m = self._handed_out(move)
+        if m is None:
+            m = self.parse(move)
+            if m not in self._legal_now():
+                raise IllegalMoveError(f"{m} is illegal: {self._why_not(m)}")
         self._played.append((m, self.position))
         self._set(self._apply(m))
         self._undone.clear()
         return m
+
+    def _handed_out(self, move: object) -> Move | None:
+        """``move`` itself when it is one of the kit's legal moves now, the very object ``legal_moves`` handed out
+        (made by the rules, so well formed, and legal: nothing to check), else None."""
+        if self.engine is None:
+            for m in self._legal_now():
+                if m is move:
+                    return m
+        return None
 
     def play_all(self, moves: Iterable[Move | str]) -> None:
         """Play several moves; if one fails, the moves before it stay played.

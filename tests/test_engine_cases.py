@@ -8,7 +8,6 @@ card table on a student's piece, which shows a wrong piece as a wrong move.
 """
 from __future__ import annotations
 
-import inspect
 import random
 from dataclasses import asdict
 
@@ -19,6 +18,7 @@ from solitaire import ITALIAN, KLONDIKE, SOLIJOY, Game, Move, Position, Variant,
 from solitaire import moves as kit
 from solitaire.engine import Engine, use
 from solitaire.lessons import check, lesson02b, lesson03
+from solitaire.lessons.guard import source_of
 from solitaire.lessons.pieces import KLONDIKE_DRAW_3, ONE_PASS, first_wrong_move, not_written, playout_positions
 from solitaire.notation import move_from_text
 from solitaire.moves import (DRAW, RECYCLE, WASTE_TO_COLUMN, WASTE_TO_FOUNDATION, IllegalMoveError, _stock_moves,
@@ -169,7 +169,7 @@ def draw_lists(p):  # right cards, but the piles made lists
 
 def _copied_draw():
     """The kit's _draw, renamed and given a default second argument, made with exec (no source kept)."""
-    source = inspect.getsource(kit._draw).replace("def _draw(p: Position, m: Move)", "def my_draw(p, m=None)")
+    source = source_of(kit._draw).replace("def _draw(p: Position, m: Move)", "def my_draw(p, m=None)")
     namespace = dict(vars(kit))
     exec(source, namespace)  # noqa: S102 - the test makes the copy a student might
     return namespace["my_draw"]

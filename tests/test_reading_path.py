@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import ast
 import importlib
-import inspect
 import json
 import sys
 import textwrap
 from pathlib import Path
+
+from solitaire.lessons.guard import source_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ("cards", "variants", "state", "moves")
@@ -34,7 +35,8 @@ def core_definitions() -> dict[str, tuple[str, set[int]]]:
     and class of the core and every method of its classes."""
     found: dict[str, tuple[str, set[int]]] = {}
     for name in CORE:
-        path = Path(importlib.import_module(f"solitaire.{name}").__file__).resolve()  # the files the lessons show
+        # the files the lessons show (a compiled module's source is the .py beside it)
+        path = Path(importlib.import_module(f"solitaire.{name}").__file__).resolve().with_name(f"{name}.py")
         text = path.read_text(encoding="utf-8").splitlines()
 
         def lines(node: ast.AST) -> set[int]:
@@ -66,16 +68,15 @@ def _parse(source: str) -> ast.Module | None:
 
 def _displayed(obj: object, start: str | None, stop: str | None) -> tuple[str, set[int]]:
     """The file and the file lines that ``show_source(obj, start, stop)`` prints (as solitaire.lessons.checks does)."""
-    obj = inspect.unwrap(obj)
-    lines, first_line = inspect.getsourcelines(obj)
+    lines, first_line, path = source_lines(obj)  # (also for a compiled module: its .py)
     lines = textwrap.dedent("".join(lines)).splitlines()
     first = next((i for i, line in enumerate(lines) if start in line), None) if start else 0
     if first is None:
-        return inspect.getsourcefile(obj), set()
+        return path, set()
     last = len(lines) - 1
     if stop:
         last = next((i for i in range(first + 1, len(lines)) if stop in lines[i]), last)
-    return str(Path(inspect.getsourcefile(obj)).resolve()), set(range(first_line + first, first_line + last + 1))
+    return str(Path(path).resolve()), set(range(first_line + first, first_line + last + 1))
 
 
 def shown(lessons: list[Path] = LESSONS, skip: tuple[str, int] | None = None) -> list[tuple[str, str, str, set[int]]]:

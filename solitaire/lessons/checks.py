@@ -20,7 +20,7 @@ from ..cards import Card, InvalidCardError, parse_card, quote
 from ..game import Game
 from ..moves import Move
 from ..state import Position
-from .guard import KitSwitch, KitSwitchedOff, copy_of, hidden_inputs, kit_off, resolve  # noqa: F401  (the checks' machinery)
+from .guard import KitSwitch, KitSwitchedOff, copy_of, hidden_inputs, kit_off, resolve, source_of  # noqa: F401  (the checks' machinery)
 
 
 class Verdict(NamedTuple):
@@ -189,9 +189,8 @@ def show_source(obj: Any, start: str | None = None, stop: str | None = None, *, 
     from ..render import text_diagram
     if isinstance(x, Game):
     """
-    import inspect
     import textwrap
-    lines = textwrap.dedent(inspect.getsource(obj)).splitlines()
+    lines = textwrap.dedent(source_of(obj)).splitlines()
     first = next((i for i, line in enumerate(lines) if start in line), None) if start else 0
     if first is None:
         print(f"(no line of {getattr(obj, '__qualname__', obj)} contains {start!r})")

@@ -21,6 +21,8 @@ import sys
 import textwrap
 import types
 from collections.abc import Callable, Iterable, Iterator
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 from typing import Any
 
 
@@ -212,6 +214,82 @@ def _local_names(tree: ast.AST) -> set[str]:
     return names
 
 
+def source_lines(obj: Any) -> tuple[list[str], int, str]:
+    """(a function's or class's source lines, the number of its first line, its file), as
+    ``inspect.getsourcelines`` and ``inspect.getsourcefile`` give them, also for a module the kit compiled
+    (``setup.py``): its source is the ``.py`` beside the compiled file, which is the same code.
+
+    >>> from solitaire.moves import Move, legal_moves
+    >>> source_lines(legal_moves)[0][0].rstrip(), source_lines(Move)[0][0].rstrip()
+    ('def legal_moves(p: Position) -> list[Move]:', 'class Move(NamedTuple):')
+    """
+    obj = inspect.unwrap(obj)
+    try:
+        lines, first = inspect.getsourcelines(obj)
+        return lines, first, inspect.getsourcefile(obj)
+    except (OSError, TypeError):
+        path = _compiled_from(obj)
+        if path is None:
+            raise
+    text = path.read_text(encoding="utf-8")
+    first = _first_line(ast.parse(text), getattr(obj, "__qualname__", ""))
+    if first is None:
+        raise OSError(f"could not find {obj.__qualname__} in {path}")
+    return inspect.getblock(text.splitlines(keepends=True)[first - 1:]), first, str(path)
+
+
+def source_of(obj: Any) -> str:
+    """``inspect.getsource(obj)``, also for a module the kit compiled (``source_lines``).
+
+    >>> from solitaire.moves import passes_left
+    >>> source_of(passes_left).splitlines()[0]
+    'def passes_left(p: Position) -> bool:'
+    """
+    return "".join(source_lines(obj)[0])
+
+
+def code_of(fn: Any) -> types.CodeType:
+    """The byte code of ``fn``'s source: its own, or for a function of a module the kit compiled, what its
+    ``.py`` compiles to (what a copy of it made with ``exec`` is compared with).
+
+    >>> from solitaire.moves import passes_left
+    >>> code_of(passes_left).co_name, len(code_of(passes_left).co_code) > 0
+    ('passes_left', True)
+    """
+    fn = inspect.unwrap(fn)
+    if _compiled_from(fn) is None:
+        return fn.__code__
+    _, first, path = source_lines(fn)
+    todo = [compile(Path(path).read_text(encoding="utf-8"), path, "exec")]
+    while todo:
+        found = todo.pop()
+        if found.co_name == fn.__name__ and found.co_firstlineno == first:
+            return found
+        todo += [c for c in found.co_consts if isinstance(c, types.CodeType)]
+    return fn.__code__
+
+
+def _compiled_from(obj: Any) -> Path | None:
+    """The ``.py`` a compiled module of the kit was built from, for an object of that module (else None)."""
+    module = sys.modules.get(getattr(obj, "__module__", None) or "")
+    file = getattr(module, "__file__", None) or ""
+    suffix = next((s for s in EXTENSION_SUFFIXES if file.endswith(s)), None)
+    source = Path(file[:-len(suffix)] + ".py") if suffix else None
+    return source if source is not None and source.is_file() else None
+
+
+def _first_line(tree: ast.Module, qualname: str) -> int | None:
+    """The first line (its first decorator's) of the definition named ``qualname`` (``Class.method``)."""
+    body, node = tree.body, None
+    for name in qualname.split("."):
+        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     and n.name == name), None)
+        if node is None:
+            return None
+        body = node.body
+    return min([node.lineno] + [d.lineno for d in node.decorator_list])
+
+
 def normalised_tree(fn: Any) -> str | None:
     """A function's syntax tree, as text, with its locals renamed canonically and its docstring, comments,
     annotations and layout dropped; None when its source is not kept (a function made by ``exec``).
@@ -227,7 +305,7 @@ def normalised_tree(fn: Any) -> str | None:
     (True, False)
     """
     try:
-        source = textwrap.dedent(inspect.getsource(fn))
+        source = textwrap.dedent(source_of(fn))
         tree = ast.parse(source)
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
@@ -277,7 +355,7 @@ LEAST_NODES = 40  # a syntax tree this small may be written independently: calle
 def _size(fn: Any) -> int:
     """The number of syntax-tree nodes of a function's body, its docstring left out."""
     try:
-        node = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        node = ast.parse(textwrap.dedent(source_of(fn))).body[0]
     except (OSError, TypeError, SyntaxError, IndexError):
         return 0
     body = getattr(node, "body", [])
@@ -293,7 +371,7 @@ def _same(fn: Callable, kit: Callable) -> bool:
         return True
     mine = normalised_tree(fn)
     same = (mine == normalised_tree(kit)) if mine is not None else (
-        _code_print(fn.__code__) == _code_print(kit.__code__))
+        _code_print(fn.__code__) == _code_print(code_of(kit)))
     return same and (_size(kit) >= LEAST_NODES or bool(kit.__doc__ and fn.__doc__ == kit.__doc__))
 
 

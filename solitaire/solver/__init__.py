@@ -181,7 +181,7 @@ class _Solver:
         self.safe = SafeMoves(tables, self.codec, options.safe_foundation_moves, options.safe_talon_end)
         self.generator = MoveGenerator(tables, self.codec, StockView(tables), options)
         if options.safe_foundation_moves:
-            self.generator.safe_up = self.safe.is_safe
+            self.generator.safe = self.safe
 
     def search(self, budget: Budget, jitter: random.Random | None = None) -> Search:
         return Search(self.codec, self.generator, self.safe, budget, jitter)

@@ -18,7 +18,7 @@ from ..state import Position
 from .tables import RuleTables
 
 BYTE = [bytes((i,)) for i in range(256)]
-WASTE_AT = [b"\xfe" + i.to_bytes(2, "big") for i in range(256)]  # a key's waste position (unlimited passes)
+WASTE_AT = [b"\xfe" + i.to_bytes(2, "big") for i in range(256)]  # a key's waste position (a talon: <= 208 cards)
 
 
 class StateCodec:
@@ -36,20 +36,16 @@ class StateCodec:
         self._pile_tops: dict[bytes, tuple[int, ...]] = tables.pile_tops_cache
         # a key sees only each column's fixed part (``loose_columns``) where the variant's rules allow it
         self.loose = loose_columns and columns_as_a_set and tables.parents_interchangeable
+        self.as_a_set = columns_as_a_set
         self._fixed = FixedParts(tables.parents)  # one per solve: its columns recur, other solves' seldom
-        if self.loose:
-            self.columns_part = self.loose_columns
-        elif columns_as_a_set:
-            self.columns_part = sorted_columns
-        if columns_as_a_set and tables.free_stock:
-            self.key = self._key_free_stock
-        elif columns_as_a_set and self.passes is None and not tables.strict_draw \
-                and tables.variant.deck_size < len(WASTE_AT):
-            self.key = self._key_draw_cycle
 
     def columns_part(self, columns: tuple[bytes, ...]) -> bytes:
-        """The columns' part of a key: the columns in their real order (``__init__`` replaces this by a version
-        that sorts them, ``columns_as_a_set``, or by ``loose_columns``)."""
+        """The columns' part of a key: with loose keys their fixed parts as a set (``loose_columns``), with
+        ``columns_as_a_set`` the columns as a set (``sorted_columns``), else the columns in their real order."""
+        if self.loose:
+            return self.loose_columns(columns)
+        if self.as_a_set:
+            return sorted_columns(columns)
         return b"\xff".join(columns)
 
     def loose_columns(self, columns: tuple[bytes, ...]) -> bytes:
@@ -96,9 +92,6 @@ class StateCodec:
         recycles passes through (a multiple of ``draw``, or the whole talon in the waste) are one state; other
         positions are kept. With limited passes the recycles used are kept too. With the strict draw rule
         every waste position is its own state (drawing is not always allowed).
-
-        (``__init__`` replaces this general version by the one for the variant's stock rule, which gives the
-        same bytes.)
         """
         columns, heights, talon, in_waste, recycles = state
         k = self.columns_part(columns) + b"\xfe" + heights + talon
@@ -108,19 +101,8 @@ class StateCodec:
         if self.passes is None:
             if not t.strict_draw and (in_waste % self.draw == 0 or in_waste == len(talon)):
                 in_waste = 0  # drawing and recycling cycle through these positions: one state
-            return k + b"\xfe" + in_waste.to_bytes(2, "big")
-        return k + b"\xfe" + in_waste.to_bytes(2, "big") + recycles.to_bytes(8, "big")
-
-    def _key_free_stock(self, state) -> bytes:
-        """``key`` with a free stock and columns as a set."""
-        return self.columns_part(state[0]) + b"\xfe" + state[1] + state[2]
-
-    def _key_draw_cycle(self, state) -> bytes:
-        """``key`` with draw > 1, unlimited passes, the usual draw rule and columns as a set."""
-        columns, heights, talon, in_waste, _ = state
-        if in_waste % self.draw == 0 or in_waste == len(talon):
-            in_waste = 0
-        return self.columns_part(columns) + b"\xfe" + heights + talon + WASTE_AT[in_waste]
+            return k + WASTE_AT[in_waste]
+        return k + WASTE_AT[in_waste] + recycles.to_bytes(8, "big")
 
     def waste_place(self, full: bytes, state) -> tuple[bytes, int, bool]:
         """(the unrestricted key ``full`` without the waste position, the position, is it on the draw cycle?),
@@ -192,8 +174,8 @@ class StateCodec:
         found = self._pile_tops.get(heights)
         if found is None:
             card_at, d = self.tables.card_at, self.decks
-            found = tuple(card_at[g // d][h - 1] for g, h in enumerate(heights)
-                          if h and not (d > 1 and g % d + 1 < d and heights[g + 1] == h))
+            found = tuple([card_at[g // d][h - 1] for g, h in enumerate(heights)
+                           if h and not (d > 1 and g % d + 1 < d and heights[g + 1] == h)])
             if len(self._pile_tops) > 100_000:
                 self._pile_tops.clear()
             self._pile_tops[heights] = found

@@ -38,7 +38,6 @@ from .encoding import BYTE
 from .node import BELOW, EMPTY, TALON, UP, Node, need
 
 
-
 class MoveGenerator:
     """The children of a state: ``[(priority, internal move, child state, column, need)]``.
 
@@ -60,7 +59,7 @@ class MoveGenerator:
         self.columns = tables.column_cache
         # after a waste card goes to a column, only that column's top can have become safe to play
         self.fast_talon = (tables.free_stock or not tables.safe_from_stock) and not tables.watches_stock
-        self.safe_up = None  # SafeMoves.is_safe when safe foundation moves are on (set by the solver)
+        self.safe = None  # the SafeMoves, when safe foundation moves are on (set by the solver)
 
     def children(self, state, wanted: set[int], restriction: bytes = b"") -> list:
         cache, tables = self.columns, self.tables
@@ -156,7 +155,7 @@ class MoveGenerator:
             if dests or to_empty:
                 then = self.stock_need(node, c)
                 if then is None:
-                    dests = to_empty = None
+                    dests, to_empty = None, False
                     if not to_found:
                         continue
             for i in cards[c]:
@@ -198,11 +197,11 @@ class MoveGenerator:
         cols, heights = node.columns, node.heights
         targets, empties = node.after_stock_targets()
         empty_ok, below_card = tables.empty_ok, node.below_card
-        safe_up, talon = self.safe_up, node.state[2]
+        safe, talon = self.safe, node.state[2]
         for c in self.codec.pile_tops(heights):
             if c not in targets and c != below_card and not (empties and empty_ok[c]):
                 continue  # nowhere to go
-            if safe_up is not None and safe_up(c, heights, talon):
+            if safe is not None and safe.is_safe(c, heights, talon):
                 continue  # a safe card would go straight back up (see the class docstring)
             dests = list(targets.get(c, ()))
             if empties and empty_ok[c]:

@@ -3,7 +3,6 @@ whether a preparing move is worth trying (see ``generation``)."""
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain
 
 from .columns import REVEAL
 
@@ -117,14 +116,15 @@ class Node:
         """(the cards that could be picked up from the columns -- with two decks {card: copies} --, how many
         cards could start an empty column: from builds, the stock and the foundations)."""
         if self._accessible is None:
-            present = [info for info in self.infos if info is not None]
-            fill = sum(info.fill for info in present) + self.stock_fill
-            if self.gen.back:
-                fill += sum(1 for c in self.foundation_tops if self.tables.empty_ok[c])
-            if self.tables.decks == 1:
-                cards = set().union(*[info.movable for info in present])
-            else:
-                cards = Counter(chain.from_iterable(info.movable for info in present))
+            fill = self.stock_fill
+            cards = set() if self.tables.decks == 1 else Counter()
+            for info in self.infos:
+                if info is not None:
+                    fill += info.fill
+                    cards.update(info.movable)
+            for c in self.foundation_tops:  # (none unless cards may come back from the foundations)
+                if self.tables.empty_ok[c]:
+                    fill += 1
             self._accessible = (cards, fill)
         return self._accessible
 
@@ -166,8 +166,9 @@ class Node:
     def worth_taking_down(self, c: int, targets, empties) -> bool:
         """Is foundation top ``c`` worth taking down: can a card then go on it, or the card under it follow?"""
         cards = self.accessible()[0]
-        if any(ch in cards or ch in self.stock_cards or ch in self.foundation_tops for ch in self.tables.children[c]):
-            return True
+        for ch in self.tables.children[c]:
+            if ch in cards or ch in self.stock_cards or ch in self.foundation_tops:
+                return True
         t = self.tables
         if t.step[c] == 0:
             return False
@@ -190,8 +191,11 @@ class Node:
             if info.top in self.wanted:
                 return True
             for build in info.builds:
-                if build.kind == REVEAL and (any(d != s for d in targets.get(build.bottom, ()))
-                                             or (empties and t.empty_ok[build.bottom])):
-                    return True
+                if build.kind == REVEAL:
+                    if empties and t.empty_ok[build.bottom]:
+                        return True
+                    for d in targets.get(build.bottom, ()):
+                        if d != s:
+                            return True
         talon, in_waste = self.state[2], self.state[3]
         return bool(in_waste) and self.playable_from_waste(talon[in_waste - 1])

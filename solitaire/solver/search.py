@@ -61,7 +61,7 @@ class Search:
         self.seen: set[bytes] = set()
         self.path: list[tuple] = []  # (internal move, the safe moves that followed it) along the current line
         self.deck_size = codec.tables.variant.deck_size
-        self.key, self.draw, self.loose = codec.key, codec.draw, codec.loose
+        self.draw, self.loose = codec.draw, codec.loose
         self.remaining_weight, self.hidden_weight, self.talon_weight = \
             WEIGHTS["remaining"], WEIGHTS["hidden"], WEIGHTS["talon"]  # (``score``)
         self.move_cost = WEIGHTS["cost"] if codec.tables.variant.draw == 1 else DRAW_MANY_COST
@@ -81,13 +81,13 @@ class Search:
                         and self.safe.end_is_safe(child[1], talon, child[3])):
                     return child, NO_MOVES
         autos: list = []
-        return self.safe.settle(*child, autos), autos
+        return self.safe.settle(child[0], child[1], child[2], child[3], child[4], autos), autos
 
     def child_key(self, child, then: bytes, autos: list, seen) -> tuple[bytes | None, bytes, bytes | None]:
         """(the child's key, or None if it is already seen, proved lost or dominated; the need it keeps; the key
         of the table entry that makes it redundant, if not proved lost). A restricted child (one that must use
         the preparing move just played) gets its own key; if a safe move followed, the need is dropped."""
-        k = self.key(child)
+        k = self.codec.key(child)
         lost = self.lost
         if k in lost:
             return None, b"", None
@@ -174,8 +174,7 @@ class Search:
         if self.jitter is None:
             kids.sort(key=_first)
         else:
-            draw = self.jitter.random
-            kids.sort(key=lambda kid: kid[0] + 0.999 * draw())
+            _shuffle_by_cost(kids, self.jitter)
         return wanted, kids
 
     def dfs(self, state, restriction: bytes = b"") -> bool:
@@ -205,19 +204,17 @@ class Search:
             self.frontier = [(self.score(root), 0, 0, root_key, root, b"")], {root_key: None}
         heap, parent = self.frontier
         cost, lost, deck_size, tick = self.move_cost, self.lost, self.deck_size, self.tick
-        spend, wanted_by, children = self.budget.spend, self.codec.wanted, self.children
-        settled_child, child_key, score = self.settled_child, self.child_key, self.score
         try:
             while heap:
                 if heap[0][3] in lost:
                     heappop(heap)
                     continue
-                spend()
+                self.budget.spend()
                 _, g0, _, k0, state, restriction = heappop(heap)
-                wanted = wanted_by(state[1])
-                for priority, move, child, column, then in children(state, wanted, restriction):
-                    child, autos = settled_child(child, column, wanted)
-                    k, then, _ = child_key(child, then, autos, parent)
+                wanted = self.codec.wanted(state[1])
+                for priority, move, child, column, then in self.children(state, wanted, restriction):
+                    child, autos = self.settled_child(child, column, wanted)
+                    k, then, _ = self.child_key(child, then, autos, parent)
                     if k is None:
                         continue
                     parent[k] = (k0, move, autos)
@@ -226,7 +223,7 @@ class Search:
                         return _line_to(k, parent)
                     tick -= 1
                     g = g0 + cost[int(priority)]
-                    heappush(heap, (score(child, up) + g, g, tick, k, child, then))
+                    heappush(heap, (self.score(child, up) + g, g, tick, k, child, then))
         finally:
             self.tick = tick  # the next call goes on with the same tie-breaks
         return None
@@ -249,6 +246,12 @@ def within_class(columns: tuple[bytes, ...], move: tuple, parents) -> bool:
     _, s, d, k = move
     col = columns[s]
     return len(col) - k > col[0] + 1 and col[-k - 1] in parents[col[-k]] and len(columns[d]) > 1
+
+
+def _shuffle_by_cost(kids: list, jitter) -> None:
+    """Sort children by cost, shuffled among children of the same cost by the seeded ``jitter``."""
+    draw = jitter.random
+    kids.sort(key=lambda kid: kid[0] + 0.999 * draw())
 
 
 def _line_to(k: bytes, parent: dict) -> list:

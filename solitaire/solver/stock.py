@@ -106,7 +106,11 @@ class StockView:
         for i in indices:
             cards.setdefault(talon[i], []).append(i)
         empty_ok = self.tables.empty_ok
-        return cards, sum(1 for c in cards if empty_ok[c])
+        fill = 0
+        for c in cards:
+            if empty_ok[c]:
+                fill += 1
+        return cards, fill
 
     def recycles_after(self, talon: bytes, in_waste: int, recycles: int, i: int) -> int:
         """Recycles used once talon card ``i`` is first on top of the waste."""
