@@ -5,12 +5,14 @@ import argparse
 import math
 import os
 import re
+import signal
 import stat
 import sys
 from collections.abc import Sequence
 
 from .cards import quote
-from .cli_support import atomic_path, check_not_results, check_output, connect_scheduler
+from .cli_support import (EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, atomic_path,
+                          catch_interrupts, check_not_results, check_output, connect_scheduler, is_path_error)
 from .endgame import Outcome
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
@@ -68,11 +70,20 @@ def _seconds(text: str) -> float:
 
 
 def _variant(text: str):
+    """A variant as the command line gives it: a registered name, optionally followed by changed rules.
+
+    >>> _variant("bogus")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: unknown variant 'bogus': choose one of klondike, solijoy, italian, optionally followed by changed rules in quotes, such as "klondike draw=3"
+    """
     from .notation import variant_from_text
     try:
         return variant_from_text(text)
     except ValueError as e:
         message = str(e) if quote(text) in str(e) else f"cannot read the variant {quote(text)} ({e})"
+        if message.endswith(" or pass a Variant"):  # the API's advice: a command line cannot pass one
+            message = (message.removesuffix(" or pass a Variant") + ", optionally followed by changed rules in "
+                       "quotes, such as \"klondike draw=3\"")
         raise argparse.ArgumentTypeError(message) from None
 
 
@@ -340,26 +351,89 @@ def _drop_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit code: 0 done, 1 it could not do its work here, 2 what was typed cannot be used,
+    130 interrupted (Ctrl-C), 141 the reader of its output went away (``cli_support.EXIT_*``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        code = args.handler(args)
-        sys.stdout.flush()  # here, so that a full disk or /dev/full gives one line below, not a traceback at exit
-        return code
-    except ValueError as e:
-        parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
-    except (OutputError, OSError) as e:
-        message = e if isinstance(e, OutputError) else (f"{e.strerror or e}: {quote(e.filename, 100)}" if e.filename
-                                                         else f"cannot write the output ({e.strerror or e})")
+
+    def fail(code: int, message: object) -> None:
         _drop_stdout()
-        parser.exit(1, f"{parser.prog} {args.command}: error: {message}\n")
-    except ModuleNotFoundError as e:
-        parser.exit(1, f"{parser.prog} {args.command}: error: this command needs {e.name!r}, which is not "
-                       "installed: pip install 'solitaire-kit[lab]'\n")
-    except KeyboardInterrupt:
-        kept = ("finished games are kept in " + args.out + "; rerun the same command to resume"
-                if getattr(args, "out", None) else "nothing was saved (use --out FILE to keep finished games)")
-        print(f"\ninterrupted: {kept}", file=sys.stderr)
-        return 130
+        parser.exit(code, f"{parser.prog} {args.command}: error: {message}\n")
+
+    with catch_interrupts():
+        try:
+            code = args.handler(args)
+            sys.stdout.flush()  # here, so that a full disk or /dev/full gives one line below, not a traceback at exit
+            return code or 0
+        except KeyboardInterrupt:
+            print(f"\n{parser.prog} {args.command}: interrupted {interrupted_text(args)}", file=sys.stderr)
+            if argv is None:  # the program ends now: a late Ctrl-C must not break into its last clean-up
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:  # as a Unix tool: `... | head` ends quietly
+            _drop_stdout()
+            return EXIT_BROKEN_PIPE
+        except ValueError as e:
+            fail(EXIT_USAGE, e)
+        except ModuleNotFoundError as e:
+            fail(EXIT_FAILED, f"this command needs {e.name!r}, which is not installed: pip install -e \".[lab]\" "
+                              "in the kit's folder (or pip install 'solitaire-kit[lab]')")
+        except (OutputError, CommandError) as e:
+            fail(EXIT_FAILED, e)
+        except OSError as e:
+            fail(EXIT_USAGE if is_path_error(e) and e.filename else EXIT_FAILED, _os_error_text(e))
 
 
+def _os_error_text(e: OSError) -> str:
+    """An OSError no command turned into its own message: what failed, on which file."""
+    if not e.filename:
+        return f"cannot write the output ({e.strerror or e})"
+    if is_path_error(e):
+        return f"{quote(str(e.filename), 100)}: {e.strerror or e}: give a path that exists and that you may use"
+    return f"{quote(str(e.filename), 100)}: {e.strerror or e}"
+
+
+def interrupted_text(args: argparse.Namespace) -> str:
+    """After Ctrl-C: what the command was doing, what it kept and how to go on (a command may say it itself, in
+    ``args.kept``, as it goes).
+
+    >>> interrupted_text(argparse.Namespace(command="solve"))
+    'while searching: nothing was written; a smaller --max-seconds or --max-nodes ends the search sooner'
+    """
+    said = getattr(args, "kept", None)
+    if said:
+        return said() if callable(said) else said
+    out = getattr(args, "out", None)
+    if args.command == "experiment":
+        if not out:
+            return ("while playing the games: nothing was kept (with --out FILE the finished games are kept, and a "
+                    "rerun plays only the rest)")
+        return f"while playing the games: {_games_kept(out)}; rerun the same command to play the rest"
+    if args.command == "tournament":
+        return (f"while playing the tournament: {quote(out, 100)} keeps the secret seeds and every finished game; "
+                "rerun the same command to play the rest" if out else
+                "while playing the tournament: nothing was kept (give --out FILE.sqlite to keep the games and resume)")
+    return {"solve": "while searching: nothing was written; a smaller --max-seconds or --max-nodes ends the search "
+                     "sooner",
+            "hint": "while the strategy chose its move: nothing was written",
+            "chance": "while sampling layouts: nothing was written; fewer --samples or a smaller --max-nodes give an "
+                      "answer sooner",
+            "class-report": "while reading the grades: no file was written (an earlier --out or --by-exercise file "
+                            "is as it was)"}.get(args.command, "before it finished")
+
+
+def _games_kept(path: str) -> str:
+    """How many finished games the results file keeps, in words."""
+    import sqlite3
+
+    from .results_file import connect_read_only
+    try:
+        db = connect_read_only(path)
+        try:
+            n = db.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError):
+        n = 0
+    games = "no finished game yet" if n == 0 else "1 finished game" if n == 1 else f"{n:,} finished games"
+    return f"{quote(path, 100)} keeps {games} (a game in progress is played again)"

@@ -129,7 +129,10 @@ def _copy_into_memory(path: str) -> sqlite3.Connection:
 def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) -> str:
     """One line: what went wrong with the results file and what to do about it."""
     text = str(error)
-    if "readonly" in text or "read-only" in text:
+    if "locked" in text:
+        advice = ("another run (or program) is writing it now: wait for that run to end, or give another results "
+                  "file")
+    elif "readonly" in text or "read-only" in text:
         advice = "make the file (and its folder) writable, or give another results file"
     elif "full" in text:
         advice = "free some disk space, or give a results file on another disk, then run the same command again"
