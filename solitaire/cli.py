@@ -17,10 +17,9 @@ from .endgame import Outcome
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
 
-# The ranges of the numbers, checked before any work: seeds are kept as 64-bit integers (a deal's seed below
-# 2**64, a results table's below 2**63), and the counts are those one run can hold in memory.
+# The ranges of the numbers, checked before any work: every seed is a 64-bit number (below 2**64, in every command
+# and in a results table), and the counts are those one run can hold in memory.
 SEEDS = 2 ** 64
-TABLE_SEEDS = 2 ** 63  # as solitaire.experiments.TABLE_SEEDS, not imported from there: it needs pandas
 MOST_DEALS = 1_000_000
 MOST_WORKERS = 256
 MOST_SAMPLES = 10_000
@@ -119,8 +118,7 @@ def _add_experiment(commands: argparse._SubParsersAction) -> None:
                     help="random, greedy, solver or expert (default: greedy)")
     ex.add_argument("--deals", type=_whole(1, MOST_DEALS, " (split a longer run with --first-seed)"), default=100,
                     metavar="N", help=f"deals per variant, at most {MOST_DEALS:,} (default: 100)")
-    ex.add_argument("--first-seed", type=_whole(0, TABLE_SEEDS - 1, " (2**63 - 1: a results table keeps seeds as "
-                                                                     "64-bit integers)"),
+    ex.add_argument("--first-seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"),
                     default=0, metavar="S", help="seed of the first deal (default: 0)")
     ex.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T",
                     help="solver time limit per deal in seconds (default: 10)")
@@ -192,8 +190,8 @@ def _add_position_arguments(command: argparse.ArgumentParser) -> None:
     """--variant, --seed and --position-file: which game a one-position command looks at."""
     command.add_argument("--variant", type=_variant, default=None, metavar="VARIANT",
                          help=_VARIANT_HELP + " (default: klondike; a position file names its own variant)")
-    command.add_argument("--seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"), default=0, metavar="S",
-                         help="the deal's seed (default: 0)")
+    command.add_argument("--seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"), default=None, metavar="S",
+                         help="the deal's seed (default: 0; not with --position-file, which holds its own game)")
     command.add_argument("--position-file", default=None, metavar="FILE",
                          help="use the position in FILE (text from game.to_text() or JSON from game.to_json()) "
                               "instead of a fresh deal")
@@ -227,9 +225,12 @@ def _experiment(args: argparse.Namespace) -> int:
 
 def _check_experiment(args: argparse.Namespace) -> None:
     """What argparse cannot check alone, before any game is played: the last seed, and the --table file."""
-    if args.first_seed + args.deals > TABLE_SEEDS:
+    if args.first_seed + args.deals > SEEDS:
         raise ValueError(f"the last deal's seed, --first-seed + --deals - 1 = {args.first_seed + args.deals - 1:,}, "
-                         "must be below 2**63 (a results table keeps seeds as 64-bit integers)")
+                         "must be below 2**64 (a deal's seed is a 64-bit number)")
+    if args.retry_unknown and "solver" not in args.strategies:
+        raise ValueError("--retry-unknown gives the solver's unknown deals a longer look, but --strategies has no "
+                         "solver: add solver to --strategies, or leave out --retry-unknown")
     if args.out is not None:
         _check_regular("--out", args.out, "results.sqlite")
     check_output("--table", args.table, results=args.out)
@@ -297,13 +298,17 @@ def _game(args: argparse.Namespace):
     from .game import Game
 
     if args.position_file is not None:
+        if args.seed is not None:
+            raise ValueError(f"--seed {args.seed} and --position-file {quote(args.position_file, 100)} name two games: "
+                             "a position file holds its own game; leave out --seed")
         game = _read_position(args.position_file)
         if args.variant is not None and args.variant != game.variant:
             raise ValueError(f"the position in {quote(args.position_file, 100)} is {_variant_name(game.variant)}, "
                              f"not {_variant_name(args.variant)}: leave out --variant")
         return game, f"the position in {args.position_file}"
-    game = Game(args.variant or VARIANTS["klondike"], seed=args.seed)
-    return game, f"{_variant_name(game.variant)} deal {args.seed}"
+    seed = args.seed or 0
+    game = Game(args.variant or VARIANTS["klondike"], seed=seed)
+    return game, f"{_variant_name(game.variant)} deal {seed}"
 
 
 def _variant_name(v) -> str:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import signal
+import socket
 import stat
 import tempfile
 import threading
@@ -195,18 +197,40 @@ def _mode_for(path: str) -> int:
         return 0o666 & ~umask
 
 
-def connect_scheduler(address: str):
-    """A ``distributed.Client`` of the Dask scheduler at ``address``; one that cannot be reached is named.
+SCHEDULER_SECONDS = 5  # how long to try a Dask scheduler before saying it cannot be reached
+
+
+def connect_scheduler(address: str, seconds: float = SCHEDULER_SECONDS):
+    """A ``distributed.Client`` of the Dask scheduler at ``address``; one that cannot be reached is named within
+    a few seconds (a TCP address is first tried with a plain connection, which a dead port refuses at once).
+
+    >>> connect_scheduler("tcp://127.0.0.1:1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: cannot reach the Dask scheduler at --scheduler 'tcp://127.0.0.1:1' (Connection refused...): start it (dask scheduler) or check the address, such as tcp://127.0.0.1:8786
 
     Raises:
         ValueError: (one line) naming the address and why it could not be reached.
     """
+    def unreachable(why: object) -> ValueError:
+        return ValueError(f"cannot reach the Dask scheduler at --scheduler {quote(address, 100)} ({why}): start it "
+                          "(dask scheduler) or check the address, such as tcp://127.0.0.1:8786")
+
+    host_port = re.fullmatch(r"(?:tcp://)?\[?([^\]/]+?)\]?:(\d+)/?", address.strip())
+    if host_port:
+        try:
+            socket.create_connection((host_port[1], int(host_port[2])), timeout=seconds).close()
+        except (OSError, ValueError, OverflowError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else "no answer" if isinstance(
+                e, TimeoutError) else e
+            raise unreachable(f"{why}, after trying for at most {seconds:g} s") from None
     from distributed import Client
     try:
-        return Client(address, timeout=30)
+        return Client(address, timeout=max(seconds, 10))
     except (OSError, ValueError, TypeError) as e:  # a timeout is an OSError; an unknown scheme a ValueError
-        raise ValueError(f"cannot reach the Dask scheduler at --scheduler {quote(address, 100)} ({e}): start it "
-                         "(dask scheduler) or check the address, such as tcp://127.0.0.1:8786") from None
+        raise unreachable(e) from None
+    except Exception as e:  # noqa: BLE001 - another server answered there, with bytes Dask cannot read
+        raise unreachable(f"something answers there, but not as a Dask scheduler: {type(e).__name__}: "
+                          f"{str(e)[:100]}") from None
 
 
 # --- how a command ends: Ctrl-C, exit codes, errors of the machine ---------------------------------------------------

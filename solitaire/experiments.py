@@ -128,8 +128,8 @@ def labelled_variants(variants: str | Variant | Iterable[str | Variant] | Mappin
 def seed_list(deals: int | Iterable[int]) -> list[int]:
     """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats).
 
-    Seeds are below 2**63, as the table and the results file keep them as 64-bit integers; this is checked
-    before any game is played (a range is checked by its ends).
+    Seeds are whole numbers from 0 to 2**64 - 1, as everywhere in the kit; this is checked before any game is
+    played (a range is checked by its ends).
     """
     if isinstance(deals, bool):
         raise ValueError(f"deals must be a number of deals or a list of seeds, got {quote(deals)}")
@@ -138,12 +138,12 @@ def seed_list(deals: int | Iterable[int]) -> list[int]:
             raise ValueError(f"the number of deals must be 0 or more, got {quote(deals)}")
         deals = range(deals)
     if isinstance(deals, range) and deals and (deals.start >= TABLE_SEEDS or deals[-1] >= TABLE_SEEDS):
-        raise ValueError(f"seeds must be below 2**63 (the table keeps them as 64-bit integers), but the deals run "
-                         f"from seed {quote(deals[0])} to seed {quote(deals[-1])}")
+        raise ValueError(f"seeds must be below 2**64 (a deal's seed is a 64-bit number), but the deals run from "
+                         f"seed {quote(deals[0])} to seed {quote(deals[-1])}")
     seeds = list(deals)
     bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < TABLE_SEEDS]
     if bad:
-        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got {quote(bad[0])}")
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**64 - 1, got {quote(bad[0])}")
     return sorted(set(seeds))
 
 

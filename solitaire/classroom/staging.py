@@ -64,7 +64,7 @@ def check_folder_name(text: str, what: str, example: str) -> Path:
 
 
 def _existing_ancestor(path: Path) -> Path:
-    path = path.absolute()
+    """The nearest folder (or file) of ``path``'s line that exists: ``path`` itself, its parent, ..."""
     while not path.exists() and path != path.parent:
         path = path.parent
     return path
@@ -100,8 +100,8 @@ class StagedFolder:
         try:
             self.files = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=where))
         except OSError as e:
-            raise ValueError(f"cannot write into the folder {quote(str(where), 100)} ({e.strerror}): give a folder "
-                             "you may write to") from None
+            raise ValueError(f"cannot make a folder in {quote(str(where), 100)} ({e.strerror}): give a folder you "
+                             "may write to") from None
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(self.files, 0o777 & ~umask)  # as a folder made with mkdir (mkdtemp's is private)
