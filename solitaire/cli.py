@@ -358,14 +358,18 @@ def _drop_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit code: 0 done, 1 it could not do its work here, 2 what was typed cannot be used,
     130 interrupted (Ctrl-C), 141 the reader of its output went away (``cli_support.EXIT_*``)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-
-    def fail(code: int, message: object) -> None:
-        _drop_stdout()
-        parser.exit(code, f"{parser.prog} {args.command}: error: {message}\n")
-
     with catch_interrupts():
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+        except KeyboardInterrupt:
+            print("\npython -m solitaire: interrupted while starting: nothing was done", file=sys.stderr)
+            return EXIT_INTERRUPTED
+
+        def fail(code: int, message: object) -> None:
+            _drop_stdout()
+            parser.exit(code, f"{parser.prog} {args.command}: error: {message}\n")
+
         try:
             code = args.handler(args)
             sys.stdout.flush()  # here, so that a full disk or /dev/full gives one line below, not a traceback at exit
