@@ -12,6 +12,9 @@ import concurrent.futures as cf
 import functools
 import http.server
 import json
+import os
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -93,6 +96,77 @@ def test_a_folder_that_is_not_a_site_is_refused_and_kept(tmp_path, site):
     with pytest.raises(SystemExit) as stop:
         main(["lite", str(tmp_path), "--offline"])
     assert stop.value.code == 2 and (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+# --- a rebuild keeps what the build did not make; Ctrl-C leaves the old site whole (issue 55) ------------------------
+@pytest.fixture
+def published(site, tmp_path):
+    """The site as TEACHERS.md says to publish it: a git repository made in the folder, and a file of the teacher's."""
+    out = tmp_path / "S1"
+    shutil.copytree(site[0], out, symlinks=True)
+    (out / "notes.md").write_text("the teacher's own page\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(out)]
+    for args in (["init", "-q", "-b", "gh-pages"], ["add", "-A"], ["commit", "-q", "-m", "site"]):
+        subprocess.run(git + args, check=True, capture_output=True)
+    return out
+
+
+def test_a_rebuild_replaces_only_what_a_build_makes(published):
+    """Before: a rebuild deleted the folder first, .git (the publishing repository) and added files with it."""
+    from solitaire.classroom import lite
+
+    (published / "api" / "contents" / "mine.json").write_text("{}")  # a file of the teacher's inside the site's tree
+    lite.build_site(published, offline=True)
+    status = subprocess.run(["git", "-C", str(published), "status", "--porcelain"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert not [line for line in status if line.startswith(" D")], status  # nothing the repository holds was deleted
+    assert (published / "notes.md").read_text() == "the teacher's own page\n"
+    assert (published / "api" / "contents" / "mine.json").read_text() == "{}"
+    assert (published / "api" / "contents" / "all.json").is_file()
+    made = json.loads((published / lite.SITE_MANIFEST).read_text(encoding="utf-8"))
+    assert "notes.md" not in made and not any(name.startswith(".git") for name in made)
+    assert not list(published.glob(".solitaire-partial-*")) and not list(published.parent.glob(".S1.partial-*"))
+
+
+@pytest.mark.parametrize("times", [1, 2])
+def test_ctrl_c_during_a_rebuild_leaves_the_old_site_whole(published, times):
+    """Before: Ctrl-C during a rebuild left 449 of 596 files and no api/contents/all.json."""
+    from stopping import files_of, interrupt
+
+    before = files_of(published)
+    old_index = published / "api" / "contents" / "all.json"
+
+    def building() -> bool:  # the new site is being written (today's code deleted the old one first)
+        return not old_index.exists() or any(any(p.iterdir()) for p in published.glob(".solitaire-partial-*"))
+
+    stopped = interrupt(["lite", str(published), "--offline"], published.parent, building, wait=120, settle=1.0,
+                        times=times)
+    assert stopped.code == 130 and stopped.left == [], (stopped.code, stopped.left, stopped.err[-2000:])
+    assert stopped.err.strip().splitlines()[-1] == (
+        f"python -m solitaire lite: interrupted while building the site: '{published}' is as it was (the new site "
+        "is built aside and moved into place only when whole)")
+    assert "Traceback" not in stopped.err
+    assert files_of(published) == before
+    assert not list(published.glob(".solitaire-partial-*"))
+
+
+def test_a_folder_that_cannot_be_written_is_said_in_one_line_before_any_work(tmp_path):
+    """Before: a traceback (RuntimeError, PermissionError) and exit 1, after the whole build."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    command = [sys.executable, "-m", "solitaire", "lite", str(locked / "site"), "--offline"]
+    if os.geteuid() == 0:  # root writes anywhere: the folder is made read-only for the command by bubblewrap
+        if shutil.which("bwrap") is None:
+            pytest.skip("as root, needs bubblewrap to make a folder read-only")
+        command = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(locked), str(locked), *command]
+    else:
+        locked.chmod(0o555)
+    from stopping import ENV
+    done = subprocess.run(command, capture_output=True, text=True, env=ENV)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(f"python -m solitaire lite: error: cannot make a folder in '{locked}' (")
+    assert done.stderr.endswith("): give a folder you may write to\n") and done.stderr.count("\n") == 1
+    assert list(locked.iterdir()) == []
 
 
 # --- the kit's paths for the browser: no processes, no threads (checked here with sys.platform set) -------------
