@@ -1,0 +1,202 @@
+"""Installs as a newcomer makes them, each in a fresh virtual environment of a copy of the kit (issue 55; course
+issue 52, item 7): nothing of the developer's environment helps.
+
+- The README's quick start, run by ``sh`` (not bash) with only ``python3`` on the path (no ``python``, as on a new
+  Debian account), then ``python -m solitaire lessons DIR`` and every lesson of that copy top to bottom with nbclient,
+  in that environment; then ``python -m solitaire lab`` says where the copy is before JupyterLab starts, and
+  JupyterLab's address opens the index.
+- ``pip install -e ".[lite]"`` alone, then ``python -m solitaire lite site/`` (TEACHERS.md's zero-install route).
+- ``pip install -e ".[teach]"`` alone, then the teacher's nbgrader route: the course, an assignment, a student's
+  notebook handed in, autograde, export and the class report.
+
+pip installs from the package index through its cache (warm where the suite has run before). These are the suite's
+slowest tests: ``-m "not fresh_venv"`` leaves them out (DEVELOPING.md's quick loop); their times are printed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+pytestmark = [pytest.mark.fresh_venv,
+              pytest.mark.skipif(sys.platform != "linux", reason="runs sh and a POSIX virtual environment")]
+
+
+def kit_copy(dest: Path) -> Path:
+    """The kit's files as a fresh clone has them (git's tracked and new files; no .venv, no build output)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
+def only_python3(tmp: Path) -> dict[str, str]:
+    """An environment whose path has ``python3`` (this machine's base Python) and the system's tools, and no
+    ``python``; no PYTHONPATH, so nothing is imported from the clone under test but what pip installed."""
+    bin_dir = tmp / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))
+    system = [d for d in ("/usr/local/bin", "/usr/bin", "/bin") if Path(d).is_dir()]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env.update(PATH=os.pathsep.join([str(bin_dir), *system]), JUPYTER_CONFIG_DIR=str(tmp / "jupyter-config"),
+               JUPYTER_DATA_DIR=str(tmp / "jupyter-data"), JUPYTER_RUNTIME_DIR=str(tmp / "jupyter-runtime"),
+               JUPYTER_PLATFORM_DIRS="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    return env
+
+
+def sh(script: str, cwd: Path, env: dict[str, str], timeout: float = 1500) -> str:
+    done = subprocess.run(["sh", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    assert done.returncode == 0, f"{script}\nfailed with {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+    return done.stdout + done.stderr
+
+
+def quick_start_lines() -> list[str]:
+    """The commands of the README's quick start, as written (comments aside)."""
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block, "the quick start's commands are a ```sh block"
+    return [line.split("  #")[0].strip() for line in block[1].splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def student(tmp_path_factory):
+    """The README's student install, run by sh with only python3: the kit's folder, its environment, seconds."""
+    tmp = tmp_path_factory.mktemp("student")
+    kit = kit_copy(tmp / "kit")
+    env = only_python3(tmp)
+    lines = quick_start_lines()
+    assert lines[-1] == "python -m solitaire lab", lines
+    assert subprocess.run(["sh", "-c", "command -v python"], env=env, capture_output=True).returncode != 0
+    start = time.perf_counter()
+    sh("\n".join(lines[:-1]), kit, env)  # every step but the last, which starts JupyterLab (below)
+    seconds = time.perf_counter() - start
+    print(f"\nthe README's student install in a fresh venv: {seconds:.0f} s of wall time")
+    return kit, env, seconds
+
+
+RUN_EVERY_LESSON = r'''
+import concurrent.futures as cf, json, sys, time
+from pathlib import Path
+import nbclient, nbformat
+
+folder = Path(sys.argv[1])
+
+def run(path):
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    try:
+        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(folder)}}).execute()
+    except Exception as e:  # the first cell that raised, and why
+        return path.name, time.perf_counter() - start, f"{type(e).__name__}: {str(e)[-1500:]}"
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    bad = [line for line in text.splitlines() if "left out" in line or "import failed" in line]
+    return path.name, time.perf_counter() - start, "; ".join([f"{e.ename}: {e.evalue}" for e in errors] + bad)
+
+with cf.ThreadPoolExecutor(2) as pool:
+    print("LESSONS-RUN", json.dumps(list(pool.map(run, sorted(folder.glob("*.ipynb"))))))
+'''
+
+
+def test_the_readme_student_install_runs_every_lesson_of_a_working_copy(student):
+    """Course issue 52, item 7: lesson 05b raised KeyError: 'peeker' ("left out … import failed"): cloudpickle
+    was not in [lab]."""
+    kit, env, _ = student
+    start = time.perf_counter()
+    out = sh('. .venv/bin/activate\npython -m solitaire lessons ../mine\n'
+             f'python -c {json.dumps(RUN_EVERY_LESSON)} ../mine', kit, env)
+    ran = json.loads(next(line for line in out.splitlines() if line.startswith("LESSONS-RUN "))[12:])
+    print(f"\nevery lesson of the working copy, two at a time: {time.perf_counter() - start:.0f} s; the slowest: "
+          + ", ".join(f"{name} {s:.0f} s" for name, s, _ in sorted(ran, key=lambda r: -r[1])[:3]))
+    assert len(ran) == len(list((ROOT / "notebooks").glob("*.ipynb")))
+    assert {name: why for name, _, why in ran if why} == {}
+
+
+def test_lab_says_where_the_copy_is_before_jupyterlab_starts_and_its_address_opens_the_index(student, tmp_path):
+    """Before: the address JupyterLab printed opened the Launcher, and "wrote your working copy" came only after
+    JupyterLab had stopped (the line sat in a buffer)."""
+    kit, env, _ = student
+    lab = subprocess.Popen(["sh", "-c", '. .venv/bin/activate && exec python -m solitaire lab --no-browser '
+                                        f'--port {free_port()}'], cwd=kit, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and not any("/lab/tree/" in line and "token=" in line for line in lines):
+            line = lab.stdout.readline()
+            if not line:
+                break
+            lines.append(line.rstrip())
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        lab.communicate(timeout=60)
+    said = [i for i, line in enumerate(lines) if "your working copy of the lessons in" in line]
+    served = [i for i, line in enumerate(lines) if "http://" in line]
+    assert said and served and said[0] < served[0], "\n".join(lines[-30:])
+    assert lines[said[0]].startswith(f"wrote your working copy of the lessons in {kit / 'solitaire-lessons'}")
+    assert all("/lab/tree/00_index.ipynb?token=" in lines[i] for i in served if "token=" in lines[i]), lines
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_lite_extra_alone_builds_the_site(tmp_path):
+    """Before: "cannot build the kit's wheel (hint: See above for details.)", then a traceback ("jupyter-server is
+    not installed") and a 44 MB partial site: it built only with [lab], [lite] and wheel together."""
+    kit = kit_copy(tmp_path / "kit")
+    env = only_python3(tmp_path)
+    start = time.perf_counter()
+    sh('python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q --no-compile -e ".[lite]"', kit, env)
+    installed = time.perf_counter() - start
+    out = sh(". .venv/bin/activate\npython -m solitaire lite ../site", kit, env)
+    print(f"\n[lite] alone in a fresh venv: installed in {installed:.0f} s, the site built in "
+          f"{time.perf_counter() - start - installed:.0f} s")
+    assert out.startswith("wrote ../site: 19 lessons") or "wrote ../site:" in out, out
+    assert (tmp_path / "site" / "api" / "contents" / "all.json").is_file()
+    assert (tmp_path / "site" / "files" / "01a_play.ipynb").is_file()
+
+
+def test_the_teach_extra_alone_runs_the_teachers_route(tmp_path):
+    """TEACHERS.md's nbgrader route with nothing but [teach]: the course, one assignment, one student's notebook
+    handed in, autograde, export, the class report with its plot and its rows per exercise."""
+    kit = kit_copy(tmp_path / "kit")
+    env = only_python3(tmp_path)
+    start = time.perf_counter()
+    sh('python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q --no-compile -e ".[teach]"', kit, env)
+    installed = time.perf_counter() - start
+    sh(""". .venv/bin/activate
+python -m solitaire nbgrader ../course
+cd ../course
+nbgrader generate_assignment 01_cards --create
+mkdir -p submitted/ana/01_cards
+cp release/01_cards/01_cards.ipynb submitted/ana/01_cards/
+nbgrader autograde 01_cards --create
+nbgrader export
+python -m solitaire class-report . --out report.png --by-exercise by_exercise.csv""", kit, env)
+    print(f"\n[teach] alone in a fresh venv: installed in {installed:.0f} s, the route took "
+          f"{time.perf_counter() - start - installed:.0f} s")
+    course = tmp_path / "course"
+    assert (course / "grades.csv").read_text(encoding="utf-8").startswith("assignment,")
+    assert (course / "report.png").read_bytes()[:4] == b"\x89PNG"
+    rows = (course / "by_exercise.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[0] == "assignment,exercise,student_id,score,max_score,submitted" and len(rows) > 1
