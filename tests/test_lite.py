@@ -13,6 +13,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,7 @@ import servers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "lite"
+CDN_HOST = "https://cdn.jsdelivr.net"
 NEEDS_CHROMIUM = pytest.mark.skipif(not servers.CHROMIUM.exists(), reason=f"needs Debian's Chromium at "
                                     f"{servers.CHROMIUM}")
 
@@ -231,7 +233,11 @@ def page(served):
     with sync_api.sync_playwright() as pw:
         browser = servers.chromium(pw)
         try:
-            tab = browser.new_page(viewport={"width": 1280, "height": 1000})
+            context = browser.new_context(viewport={"width": 1280, "height": 1000})
+            context.cdn = []  # Pyodide's CDN is made unreachable (as offline), for the page and its kernel's worker
+            context.route(f"{CDN_HOST}/**", lambda route: (context.cdn.append(route.request.url), route.abort()))
+            tab = context.new_page()
+            tab.cdn = context.cdn
             tab.outside = []  # the page's requests that leave 127.0.0.1 (the kernel worker's are not seen here; its failed loads are errors)
             tab.on("request", lambda r: None if r.url.startswith((served, "blob:", "data:")) else tab.outside.append(r.url))
             tab.errors = []  # scripts' errors (the site's probes for optional files, answered 404, are expected)
@@ -304,3 +310,57 @@ def test_a_click_plays_a_move_on_the_card_table_in_the_browser(served, page):
     page.wait_for_timeout(300)
     page.screenshot(path=str(SHOTS / "lite_04_after_a_move.png"))
     assert page.outside == [] and page.errors == []  # the kernel's worker logs its failed loads as errors too
+
+
+@NEEDS_CHROMIUM
+def test_a_lesson_that_needs_the_cdn_says_in_one_line_that_it_cannot_be_reached(served, page):
+    """Issue 55: offline, the %pip cell printed nothing ("Failed to fetch" only in the browser's console) and the next
+    cell failed with ModuleNotFoundError. The first cell now says it in one line, with what to do."""
+    page.goto(f"{served}/lab/index.html?path=06_experiments.ipynb", timeout=120_000)
+    servers.wait_for_kernel(page, timeout_ms=180_000)
+    first = page.locator(".jp-Notebook .jp-CodeCell").first
+    first.click()
+    page.keyboard.press("Shift+Enter")
+    first.locator(".jp-OutputArea-output").first.wait_for(timeout=180_000)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=180_000)
+    said = first.locator(".jp-OutputArea-output").all_text_contents()
+    page.screenshot(path=str(SHOTS / "lite_06_offline.png"))
+    assert page.cdn, "the lesson did not ask Pyodide's CDN for its packages"
+    assert len(said) == 1 and said[0].strip().count("\n") == 0, said
+    assert said[0].startswith("This lesson needs numpy, pandas and matplotlib from Pyodide's CDN (cdn.jsdelivr.net), "
+                              "which this browser cannot reach: connect to the internet and run this cell again")
+
+
+def test_the_site_shows_the_browsers_steps_and_links_only_to_what_it_carries(site):
+    """Issue 55: the site's index linked to a TEACHERS.md the site does not carry, and showed pip and venv steps."""
+    out, _ = site
+    carried = {p.name for p in (out / "files").iterdir()}
+    assert "TEACHERS.md" not in carried  # the teacher's answers are not published with the site
+    for path in sorted((out / "files").glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+        links = {t for t in re.findall(r"\]\(([^)#?\s]+)", text) if "://" not in t}
+        assert links <= carried, (path.name, links - carried)
+        assert not re.search(r"pip install|venv|python -m ", text), path.name
+    index = json.loads((out / "files" / "00_index.ipynb").read_text(encoding="utf-8"))
+    assert any("## In the browser" in "".join(c["source"]) for c in index["cells"])
+    assert not any("hold the solutions" in "".join(c["source"]) for c in index["cells"])
+
+
+def test_teachers_md_names_the_lessons_that_need_the_internet_as_the_site_does():
+    """Issue 55: TEACHERS.md listed a lesson 04 that no longer exists and left out 01a."""
+    from solitaire.classroom.lite import needs_cdn
+    from solitaire.classroom.student_copy import lessons_folder, notebooks_in
+
+    stems = {p.stem.split("_")[0]: needs_cdn(json.loads(p.read_text(encoding="utf-8")))
+             for p in notebooks_in(lessons_folder())}
+    guide = (ROOT / "notebooks" / "TEACHERS.md").read_text(encoding="utf-8")
+    section = guide.split("## The lessons in the browser (JupyterLite)", 1)[1].split("\n## ", 1)[0]
+
+    def listed(label: str) -> set[str]:
+        found = re.search(rf"\*\*{label}\.\*\* Lessons ([0-9a-z, and]+?) (use|need)", section)
+        assert found, label
+        return set(re.findall(r"\d+[a-z]?", found[1]))
+
+    assert listed("What works in the browser") == {stem for stem, cdn in stems.items() if not cdn}
+    assert listed("What needs more") == {stem for stem, cdn in stems.items() if cdn}

@@ -29,8 +29,10 @@ from ..cards import quote
 from ..cli_support import CommandError
 from .lite_runtime import micropip_wheel, runtime_tarball, unpack_runtime, write_lock
 from .lite_wheels import canonical, closure, repack, requirements_in_browser
+from .lite_pages import for_the_browser, install_check
 from .staging import StagedFolder, check_folder_name
 from .student_copy import lessons_folder, write_student_copies
+from .working_copy import KERNELSPEC, for_students
 
 # What the browser kernel needs (the pyodide kernel installs these at start) and what the card table needs.
 KERNEL = ["ipython", "jedi", "comm"]
@@ -40,6 +42,7 @@ KIT = "solitaire-kit"
 INSTALL_CELL = "# In the browser (JupyterLite): install the kit and the card table from this site\n%pip install -q {}"
 CDN_CELL = ("# In the browser (JupyterLite): install the kit from this site, and numpy, pandas and matplotlib from\n"
             "# Pyodide's CDN (this lesson needs the internet)\n%pip install -q {}")
+CDN_PACKAGES = ["numpy", "pandas", "matplotlib"]
 # What a lesson's code uses that Pyodide's own compiled builds provide (the kit's experiments need pandas and tqdm,
 # its plots matplotlib): those lessons install them too, from Pyodide's CDN.
 NEEDS_CDN = re.compile(r"^\s*(%matplotlib|(from|import) (numpy|pandas|matplotlib|solitaire\.(experiments|plots))\b"
@@ -48,26 +51,38 @@ KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 SITE_MANIFEST = ".solitaire-site.json"  # the files a build made (a rebuild replaces only those)
 
 
-def install_cell(nb: dict) -> dict:
+def needs_cdn(nb: dict) -> bool:
+    """Does a lesson's code use numpy, pandas or matplotlib (the kit's experiments and plots included)?
+
+    >>> needs_cdn({"cells": [{"cell_type": "code", "source": "from solitaire import plots"}]})
+    True
+    """
+    return bool(NEEDS_CDN.search("\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")))
+
+
+def install_cell(nb: dict, site_only: list[str] | None = None) -> dict:
     """The code cell put first in a lesson of the site: it installs the kit from the site's own wheels, and for a
-    lesson that uses numpy, pandas or matplotlib those too (from Pyodide's CDN: such a lesson needs the internet).
+    lesson that uses numpy, pandas or matplotlib those too (from Pyodide's CDN: such a lesson needs the internet,
+    and says in one line when the CDN cannot be reached; ``site_only`` names the lessons that need nothing else).
 
     >>> install_cell({"cells": []})["source"].splitlines()[-1]
     '%pip install -q solitaire-kit anywidget'
-    >>> install_cell({"cells": [{"cell_type": "code", "source": "import pandas as pd"}]})["source"].split()[-4:]
-    ['tqdm', 'numpy', 'pandas', 'matplotlib']
+    >>> cell = install_cell({"cells": [{"cell_type": "code", "source": "import pandas as pd"}]})["source"]
+    >>> cell.splitlines()[2].split()[-4:], "cannot reach" in cell
+    (['tqdm', 'numpy', 'pandas', 'matplotlib'], True)
     """
-    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     packages = [KIT, "anywidget"]
-    cell = INSTALL_CELL
-    if NEEDS_CDN.search(code):
-        packages, cell = packages + ["tqdm", "numpy", "pandas", "matplotlib"], CDN_CELL
+    cell = INSTALL_CELL.format(" ".join(packages))
+    if needs_cdn(nb):
+        cell = (CDN_CELL.format(" ".join(packages + ["tqdm", *CDN_PACKAGES])) + "\n"
+                + install_check(CDN_PACKAGES, site_only or []))
     return {"cell_type": "code", "execution_count": None, "id": "lite-install",
-            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": cell.format(" ".join(packages))}
+            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": cell.rstrip("\n")}
 
 
 def write_lessons(lessons: Path, files: Path) -> list[Path]:
-    """The student copies of ``lessons`` in ``files``, each with the install cell first; the notebooks written.
+    """The student copies of ``lessons`` in ``files`` as the browser shows them (``lite_pages``), each with the
+    install cell first; the notebooks written.
 
     >>> out = write_lessons(lessons_folder(), Path(tempfile.mkdtemp()))
     >>> first = json.loads((out[0].parent / "01_cards.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -75,9 +90,12 @@ def write_lessons(lessons: Path, files: Path) -> list[Path]:
     (['code'], True)
     """
     written = write_student_copies(lessons, files)
-    for path in written:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        nb["cells"].insert(0, install_cell(nb))
+    notebooks = {path: json.loads(path.read_text(encoding="utf-8")) for path in written}
+    site_only = [path.stem.split("_")[0] for path, nb in notebooks.items() if not needs_cdn(nb)]
+    carried = {path.name for path in written}
+    for path, nb in notebooks.items():
+        nb = for_the_browser(for_students(nb, KERNELSPEC), carried)
+        nb["cells"].insert(0, install_cell(nb, site_only))
         nb.setdefault("metadata", {})["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                                        "language": "python"}
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
