@@ -89,5 +89,6 @@ def _choose(path: Path, new: bytes, written: str | None, points: dict[str, float
         return None, "you changed it and it is no notebook JSON now: kept as it is, its points unchanged"
     if patched == new:
         return new, ""  # only its points differed: it is the command's own
-    same = json.loads(patched) == json.loads(old)
-    return (None if same else patched), "you changed it: kept with your changes, only its points updated"
+    if json.loads(patched) == json.loads(old):
+        return None, "you changed it: kept as it is (its points are already those of points.json)"
+    return patched, "you changed it: kept with your changes, its points updated"
