@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -67,6 +68,21 @@ def sh(script: str, cwd: Path, env: dict[str, str], timeout: float = 1500) -> st
     return done.stdout + done.stderr
 
 
+class Clock:
+    """Wall time and the CPU time of every process started meanwhile (and waited for), for the printed figures."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), self._children()
+
+    @staticmethod
+    def _children() -> float:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return used.ru_utime + used.ru_stime
+
+    def __str__(self) -> str:
+        return f"{time.perf_counter() - self.wall:.0f} s of wall time, {self._children() - self.cpu:.0f} s of CPU"
+
+
 def quick_start_lines() -> list[str]:
     """The commands of the README's quick start, as written (comments aside)."""
     section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
@@ -75,20 +91,58 @@ def quick_start_lines() -> list[str]:
     return [line.split("  #")[0].strip() for line in block[1].splitlines() if line.strip()]
 
 
+class Install:
+    """One install in a fresh venv, run by sh in the background (the three go side by side: on two cores their
+    unpacking overlaps the others' waiting); ``wait()`` gives the kit's folder and the environment once it is done."""
+
+    def __init__(self, name: str, tmp: Path, script: str) -> None:
+        self.name, self.kit, self.env = name, kit_copy(tmp / "kit"), only_python3(tmp)
+        self.log = open(tmp / "install.log", "w+", encoding="utf-8")
+        self.start, self.script = time.perf_counter(), script
+        self.process = subprocess.Popen(["sh", "-e", "-c", script], cwd=self.kit, env=self.env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait(self) -> tuple[Path, dict[str, str]]:
+        code = self.process.wait(timeout=1500)
+        self.log.seek(0)
+        assert code == 0, f"{self.script}\nfailed with {code}:\n{self.log.read()[-4000:]}"
+        print(f"\n{self.name} in a fresh venv: done {time.perf_counter() - self.start:.0f} s after it started")
+        return self.kit, self.env
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.log.close()
+
+
 @pytest.fixture(scope="module")
-def student(tmp_path_factory):
-    """The README's student install, run by sh with only python3: the kit's folder, its environment, seconds."""
-    tmp = tmp_path_factory.mktemp("student")
-    kit = kit_copy(tmp / "kit")
-    env = only_python3(tmp)
+def installs(tmp_path_factory):
+    """The three installs, started together: the README's student install (its lines as written, but the last,
+    which starts JupyterLab), [lite] alone and [teach] alone."""
     lines = quick_start_lines()
     assert lines[-1] == "python -m solitaire lab", lines
-    assert subprocess.run(["sh", "-c", "command -v python"], env=env, capture_output=True).returncode != 0
-    start = time.perf_counter()
-    sh("\n".join(lines[:-1]), kit, env)  # every step but the last, which starts JupyterLab (below)
-    seconds = time.perf_counter() - start
-    print(f"\nthe README's student install in a fresh venv: {seconds:.0f} s of wall time")
-    return kit, env, seconds
+    clock = Clock()
+    started = {"student": Install("the README's student install", tmp_path_factory.mktemp("student"),
+                                  "\n".join(lines[:-1])),
+               "lite": Install("[lite] alone", tmp_path_factory.mktemp("lite"),
+                               'python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q -e ".[lite]"'),
+               "teach": Install("[teach] alone", tmp_path_factory.mktemp("teach"),
+                                'python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q -e ".[teach]"')}
+    assert subprocess.run(["sh", "-c", "command -v python"], env=started["student"].env,
+                          capture_output=True).returncode != 0  # only python3, as on a new Debian account
+    try:
+        yield started
+    finally:
+        for install in started.values():
+            install.stop()
+        print(f"\nthe fresh venvs, installs and tests: {clock}")
+
+
+@pytest.fixture(scope="module")
+def student(installs):
+    """The README's student install, run by sh with only python3: the kit's folder and its environment."""
+    return installs["student"].wait()
 
 
 RUN_EVERY_LESSON = r'''
@@ -120,12 +174,12 @@ with cf.ThreadPoolExecutor(2) as pool:
 def test_the_readme_student_install_runs_every_lesson_of_a_working_copy(student):
     """Course issue 52, item 7: lesson 05b raised KeyError: 'peeker' ("left out … import failed"): cloudpickle
     was not in [lab]."""
-    kit, env, _ = student
-    start = time.perf_counter()
+    kit, env = student
+    clock = Clock()
     (kit.parent / "run_every_lesson.py").write_text(RUN_EVERY_LESSON, encoding="utf-8")
     out = sh(". .venv/bin/activate\npython -m solitaire lessons ../mine\npython ../run_every_lesson.py ../mine", kit, env)
     ran = json.loads(next(line for line in out.splitlines() if line.startswith("LESSONS-RUN "))[12:])
-    print(f"\nevery lesson of the working copy, two at a time: {time.perf_counter() - start:.0f} s; the slowest: "
+    print(f"\nevery lesson of the working copy, two at a time: {clock}; the slowest: "
           + ", ".join(f"{name} {s:.0f} s" for name, s, _ in sorted(ran, key=lambda r: -r[1])[:3]))
     assert len(ran) == len(list((ROOT / "notebooks").glob("*.ipynb")))
     assert {name: why for name, _, why in ran if why} == {}
@@ -134,7 +188,7 @@ def test_the_readme_student_install_runs_every_lesson_of_a_working_copy(student)
 def test_lab_says_where_the_copy_is_before_jupyterlab_starts_and_its_address_opens_the_index(student, tmp_path):
     """Before: the address JupyterLab printed opened the Launcher, and "wrote your working copy" came only after
     JupyterLab had stopped (the line sat in a buffer)."""
-    kit, env, _ = student
+    kit, env = student
     lab = subprocess.Popen(["sh", "-c", '. .venv/bin/activate && exec python -m solitaire lab --no-browser '
                                         f'--port {free_port()}'], cwd=kit, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -163,30 +217,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_the_lite_extra_alone_builds_the_site(tmp_path):
+def test_the_lite_extra_alone_builds_the_site(installs):
     """Before: "cannot build the kit's wheel (hint: See above for details.)", then a traceback ("jupyter-server is
     not installed") and a 44 MB partial site: it built only with [lab], [lite] and wheel together."""
-    kit = kit_copy(tmp_path / "kit")
-    env = only_python3(tmp_path)
-    start = time.perf_counter()
-    sh('python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q -e ".[lite]"', kit, env)
-    installed = time.perf_counter() - start
+    kit, env = installs["lite"].wait()
+    clock = Clock()
     out = sh(". .venv/bin/activate\npython -m solitaire lite ../site", kit, env)
-    print(f"\n[lite] alone in a fresh venv: installed in {installed:.0f} s, the site built in "
-          f"{time.perf_counter() - start - installed:.0f} s")
-    assert out.startswith("wrote ../site: 19 lessons") or "wrote ../site:" in out, out
-    assert (tmp_path / "site" / "api" / "contents" / "all.json").is_file()
-    assert (tmp_path / "site" / "files" / "01a_play.ipynb").is_file()
+    print(f"the site built in {clock}")
+    assert out.startswith("wrote ../site: ") and " lessons, " in out.splitlines()[0], out
+    site = kit.parent / "site"
+    assert (site / "api" / "contents" / "all.json").is_file() and (site / "files" / "01a_play.ipynb").is_file()
 
 
-def test_the_teach_extra_alone_runs_the_teachers_route(tmp_path):
+def test_the_teach_extra_alone_runs_the_teachers_route(installs):
     """TEACHERS.md's nbgrader route with nothing but [teach]: the course, one assignment, one student's notebook
     handed in, autograde, export, the class report with its plot and its rows per exercise."""
-    kit = kit_copy(tmp_path / "kit")
-    env = only_python3(tmp_path)
-    start = time.perf_counter()
-    sh('python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q -e ".[teach]"', kit, env)
-    installed = time.perf_counter() - start
+    kit, env = installs["teach"].wait()
+    clock = Clock()
     sh(""". .venv/bin/activate
 python -m solitaire nbgrader ../course
 cd ../course
@@ -196,9 +243,8 @@ cp release/01_cards/01_cards.ipynb submitted/ana/01_cards/
 nbgrader autograde 01_cards --create
 nbgrader export
 python -m solitaire class-report . --out report.png --by-exercise by_exercise.csv""", kit, env)
-    print(f"\n[teach] alone in a fresh venv: installed in {installed:.0f} s, the route took "
-          f"{time.perf_counter() - start - installed:.0f} s")
-    course = tmp_path / "course"
+    print(f"the teacher's route took {clock}")
+    course = kit.parent / "course"
     assert (course / "grades.csv").read_text(encoding="utf-8").startswith("assignment,")
     assert (course / "report.png").read_bytes()[:4] == b"\x89PNG"
     rows = (course / "by_exercise.csv").read_text(encoding="utf-8").splitlines()
