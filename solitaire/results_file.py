@@ -36,7 +36,11 @@ def seed_to_file(seed: int) -> int:
 
 
 def seed_from_file(value: int) -> int:
-    """A seed read from the results file (see ``seed_to_file``)."""
+    """A seed read from the results file (see ``seed_to_file``).
+
+    >>> seed_from_file(-1) == 2 ** 64 - 1, seed_from_file(7)
+    (True, 7)
+    """
     return value + TABLE_SEEDS if value < 0 else value
 
 
@@ -283,7 +287,9 @@ def _read_row(values: tuple) -> dict:
 def _table(rows: list[dict]) -> pd.DataFrame:
     """The games as a table; seeds are int64, or uint64 when one is 2**63 or more (beyond int64).
 
-    >>> _table([{"seed": 2 ** 64 - 1}])["seed"].dtype.name, _table([{"seed": 3}])["seed"].dtype.name
+    >>> row = dict(variant="klondike", strategy="greedy", outcome="won", moves=90, on_foundations=52, seconds=0.1,
+    ...            nodes=0, budget="max_moves=5000")
+    >>> _table([row | {"seed": 2 ** 64 - 1}])["seed"].dtype.name, _table([row | {"seed": 3}])["seed"].dtype.name
     ('uint64', 'int64')
     """
     df = pd.DataFrame(rows, columns=COLUMNS)

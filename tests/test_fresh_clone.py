@@ -38,6 +38,9 @@ def test_the_student_steps_activate_a_venv_before_installing_and_open_the_lesson
     assert steps[3] == ["python", "-m", "solitaire", "lab"]  # adds --allow-root as root
     assert len(steps) == 4
     assert "jupyter lab" not in quick_start()  # JupyterLab started by hand refuses root without --allow-root
+    # issue 55: it said lab "marks the lessons trusted so that their saved card tables show as pictures", but a
+    # working copy has no saved outputs (and lab trusts nothing now: there is nothing to trust)
+    assert "trust" not in quick_start()
 
 
 def test_the_first_screen_shows_the_card_table_and_both_commands() -> None:
