@@ -63,7 +63,7 @@ def test_auto_finish_during_a_replay_ends_the_replay_with_the_game(tmp_path, bro
         challenge.scroll_into_view_if_needed()
         expect()(challenge.locator(".sol-hint")).to_be_hidden()
         expect()(challenge.locator(".sol-undo")).to_be_visible()
-        challenge.focus()
+        challenge.locator(".sol-t1").focus()
         page.keyboard.press("h")  # the H key asks for a hint too: refused
         expect()(challenge.locator(".sol-status")).to_contain_text("Hint is switched off on this table",
                                                                    timeout=10_000)
