@@ -1,7 +1,7 @@
 """The card table when Auto-finish ends a game during a Solution replay, in JupyterLab (headless Chromium through
 Playwright), issue 55: the replay bar still said "Replay step 266/276 — next: t4>f" under a won game.
 
-A notebook cell loads the solver's line for Klondike deal 1 (276 moves) as a replay and steps through it until
+A notebook cell asks for the Solution of Klondike deal 1 (276 moves, a replay) and steps through it until
 Auto-finish can act (move 266); in the browser we see the bar at step 266, press Auto-finish, and the game is won
 with no replay bar left. A table made without aids shows no Hint button. Screenshots go to artifacts/browser/.
 """
@@ -19,10 +19,9 @@ pytestmark = pytest.mark.skipif(not servers.CHROMIUM.exists(), reason=f"needs De
 CELLS = [
     '''import solitaire
 from solitaire.endgame import plain_finish
-from solitaire.solver import solve
 
 table = solitaire.play("klondike", seed=1)
-table.load_replay(solve(table.game.position, max_nodes=200_000))
+table.show_solution()  # the Solution button
 while plain_finish(table.game.position)[0] is None:  # the replay's Next, up to where Auto-finish can act
     table.replay_next()
 table''',

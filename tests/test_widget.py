@@ -929,15 +929,13 @@ def test_the_replay_bar_ends_with_the_game_when_auto_finish_wins_it():
     """Issue 55: after Auto-finish ended a game during a Solution replay, the bar still said "Replay step
     266/276 — next: t4>f"."""
     from solitaire.endgame import plain_finish
-    from solitaire.solver import solve
 
     w = play("klondike", seed=1)
-    line = solve(w.game.position, max_nodes=200_000)
-    assert line.status == "won" and len(line.moves) == 276
-    w.load_replay(line)
+    send(w, action="solution")
+    assert len(w.replay) == 276, w.message  # the solver's line: it wins in 276 moves
     while plain_finish(w.game.position)[0] is None:
-        w.replay_next()
-    assert w.state["replay"] == {"step": 266, "total": 276, "next": str(line.moves[266])}
+        send(w, action="replay_next")
+    assert w.state["replay"] == {"step": 266, "total": 276, "next": str(w.replay[266])}
     send(w, action="auto_finish")
     assert w.game.is_won() and w.message.startswith("Auto-finish sent")
     assert w.state["replay"] is None and not w.replay and w.state["marks"] == {}
