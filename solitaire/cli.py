@@ -5,7 +5,6 @@ import argparse
 import math
 import os
 import re
-import signal
 import stat
 import sys
 from collections.abc import Sequence
@@ -358,7 +357,7 @@ def _drop_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit code: 0 done, 1 it could not do its work here, 2 what was typed cannot be used,
     130 interrupted (Ctrl-C), 141 the reader of its output went away (``cli_support.EXIT_*``)."""
-    with catch_interrupts():
+    with catch_interrupts(ending=argv is None):  # as the program, a Ctrl-C after the end is ignored
         try:
             parser = build_parser()
             args = parser.parse_args(argv)
@@ -376,8 +375,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return code or 0
         except KeyboardInterrupt:
             print(f"\n{parser.prog} {args.command}: interrupted {interrupted_text(args)}", file=sys.stderr)
-            if argv is None:  # the program ends now: a late Ctrl-C must not break into its last clean-up
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
             return EXIT_INTERRUPTED
         except BrokenPipeError:  # as a Unix tool: `... | head` ends quietly
             _drop_stdout()
@@ -428,7 +425,7 @@ def interrupted_text(args: argparse.Namespace) -> str:
             "chance": "while sampling layouts: nothing was written; fewer --samples or a smaller --max-nodes give an "
                       "answer sooner",
             "class-report": "while reading the grades: no file was written (an earlier --out or --by-exercise file "
-                            "is as it was)"}.get(args.command, "before it finished")
+                            "is as it was)"}.get(args.command, "before it began its work: nothing was written")
 
 
 def _games_kept(path: str) -> str:

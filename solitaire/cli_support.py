@@ -269,6 +269,9 @@ class catch_interrupts:
     True
     """
 
+    def __init__(self, ending: bool = False) -> None:
+        self.ending = ending  # the program ends after the block: a late Ctrl-C is ignored, not raised into its exit
+
     def __enter__(self) -> "catch_interrupts":
         self.before = None
         if threading.current_thread() is threading.main_thread():
@@ -284,7 +287,7 @@ class catch_interrupts:
 
     def __exit__(self, *exc: object) -> None:
         if self.before is not None:
-            signal.signal(signal.SIGINT, self.before)
+            signal.signal(signal.SIGINT, signal.SIG_IGN if self.ending else self.before)
 
 
 @contextlib.contextmanager

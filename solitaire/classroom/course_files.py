@@ -56,7 +56,7 @@ def write_course_files(course: Path, files: dict[str, str | bytes], points: dict
     """
     before = read_manifest(course, COURSE_MANIFEST) if course.is_dir() else {}
     kept, theirs = [], set()
-    with StagedFolder(course, COURSE_MANIFEST) as staged:
+    with StagedFolder(course, COURSE_MANIFEST, state) as staged:
         for rel, content in files.items():
             data = content.encode("utf-8") if isinstance(content, str) else content
             data, why = _choose(course / rel, data, before.get(rel), points, exercise_id)
@@ -67,8 +67,6 @@ def write_course_files(course: Path, files: dict[str, str | bytes], points: dict
                 (staged.files / rel).parent.mkdir(parents=True, exist_ok=True)
                 (staged.files / rel).write_bytes(data)
         staged.commit(remove_unmade=False, theirs=theirs)
-        if state is not None:
-            state["committed"] = True
     return kept
 
 

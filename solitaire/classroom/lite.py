@@ -210,7 +210,7 @@ def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = Non
     except ImportError:
         raise CommandError("the site is built with jupyterlite-core and jupyterlite-pyodide-kernel, which are not "
                            "installed: pip install -e \".[lite]\" in the kit's folder") from None
-    with StagedFolder(out, SITE_MANIFEST) as staged, tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
+    with StagedFolder(out, SITE_MANIFEST, state) as staged, tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
         tarball = runtime_tarball(pyodide, fetch=not offline)
         if not tarball.exists():
             raise CommandError(f"the Pyodide runtime is not cached ({tarball}) and --offline forbids downloading it: "
@@ -228,8 +228,6 @@ def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = Non
             raise CommandError(f"jupyter lite build failed ({cause_of(done.stdout + done.stderr)}): {out} is as it "
                                "was")
         made = staged.commit()
-        if state is not None:
-            state["committed"] = True
     size = sum((out / rel).stat().st_size for rel in made)
     return {"lessons": [p.name for p in written], "local": served["local"] + piplite, "cdn": served["cdn"],
             "bytes": size, "seconds": round(time.perf_counter() - start, 1)}

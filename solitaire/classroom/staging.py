@@ -82,8 +82,8 @@ class StagedFolder:
     (['.made.json', 'index.html'], ['site'])
     """
 
-    def __init__(self, target: Path, manifest: str) -> None:
-        self.target, self.manifest = Path(target), manifest
+    def __init__(self, target: Path, manifest: str, state: dict | None = None) -> None:
+        self.target, self.manifest, self.state = Path(target), manifest, state  # state["committed"]: once in place
         self.before = read_manifest(self.target, manifest) if self.target.is_dir() else {}
         self.files: Path = Path()
         self.committed = False
@@ -98,13 +98,18 @@ class StagedFolder:
                              "not a folder")
         prefix = PARTIAL if target.is_dir() else f".{target.name}.partial-"
         try:
-            self.files = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=where))
-        except OSError as e:
-            raise ValueError(f"cannot make a folder in {quote(str(where), 100)} ({e.strerror}): give a folder you "
-                             "may write to") from None
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self.files, 0o777 & ~umask)  # as a folder made with mkdir (mkdtemp's is private)
+            with interrupts_deferred():  # made and named whole: a Ctrl-C here cannot leave a folder nobody knows of
+                try:
+                    self.files = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=where))
+                except OSError as e:
+                    raise ValueError(f"cannot make a folder in {quote(str(where), 100)} ({e.strerror}): give a "
+                                     "folder you may write to") from None
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(self.files, 0o777 & ~umask)  # as a folder made with mkdir (mkdtemp's is private)
+        except BaseException:
+            self.__exit__()  # the Ctrl-C held above arrives here, before the with-block that would clean up
+            raise
         return self
 
     def conflicts(self) -> list[str]:
@@ -145,7 +150,8 @@ class StagedFolder:
                 elif (self.target / rel).is_file():
                     made[rel] = print_
             self._write_manifest(self.target, made)
-            self.committed = True
+            self._committed()
+            shutil.rmtree(self.files, ignore_errors=True)  # what is left aside: the emptied folders
         return made
 
     def _made(self, new: list[str], theirs: set[str] | frozenset) -> dict[str, str]:
@@ -159,8 +165,14 @@ class StagedFolder:
         with interrupts_deferred():
             self.target.parent.mkdir(parents=True, exist_ok=True)
             os.rename(self.files, self.target)
-            self.committed = True
+            self._committed()
         return made
+
+    def _committed(self) -> None:
+        """Inside the step Ctrl-C cannot cut: the files are in place (a Ctrl-C held till now says so)."""
+        self.committed = True
+        if self.state is not None:
+            self.state["committed"] = True
 
     def _remove_if_unchanged(self, rel: str, print_: str) -> None:
         path = self.target / rel
@@ -178,5 +190,6 @@ class StagedFolder:
         (folder / self.manifest).write_text(text, encoding="utf-8")
 
     def __exit__(self, *exc: object) -> None:
-        if self.files.name and self.files.exists():  # what was made aside and not moved into place
-            shutil.rmtree(self.files, ignore_errors=True)
+        if self.files.name and self.files.exists():  # what was made aside (and is not in place): Ctrl-C held meanwhile
+            with interrupts_deferred():
+                shutil.rmtree(self.files, ignore_errors=True)

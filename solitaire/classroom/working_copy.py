@@ -159,10 +159,8 @@ def write_working_copy(folder: str | Path, lessons: Path | None = None, missing_
         more = f" and {len(work) - 1} more" if len(work) > 1 else ""
         raise ValueError(f"{str(folder)!r} holds lessons you have changed ({work[0]}{more}): nothing was written; "
                          "give another folder, or move those notebooks away to start them afresh")
-    with StagedFolder(folder, MANIFEST) as staged:
+    with StagedFolder(folder, MANIFEST, state) as staged:
         for name, text in fresh.items():
             (staged.files / name).write_bytes(text.encode("utf-8"))  # the bytes are the text, on every system
         staged.commit(remove_unmade=False)
-        if state is not None:
-            state["committed"] = True
     return [folder / name for name in fresh]
