@@ -7,9 +7,11 @@
 so a run that is interrupted (Ctrl-C, a killed kernel, ``kill -9``) resumes where it stopped.
 ``retry_unknown=[60]`` gives the solver's undecided deals a second, longer look (a budget ladder).
 
-Ctrl-C: pending games are cancelled, games already finished stay in the results file, and
-``KeyboardInterrupt`` is raised again (no partial table is returned: rerun with the same ``results=``
-file to resume and get the whole table).
+Ctrl-C: pending games are cancelled, the worker processes are ended at once (their games in progress are
+played again on a rerun), games already finished stay in the results file (those the workers finished but this
+process had not yet collected included), and ``KeyboardInterrupt`` is raised again (no partial table is returned:
+rerun with the same ``results=`` file to resume and get the whole table). A second Ctrl-C while it stops is
+ignored, so that it cannot leave workers behind.
 
 Reproducibility: the same seeds give the same table whatever the number of workers, except the
 ``seconds`` column. A solver budget in seconds makes "unknown" deals (and their node counts) depend

@@ -64,7 +64,8 @@ def only_python3(tmp: Path) -> dict[str, str]:
 def sh(script: str, cwd: Path, env: dict[str, str], timeout: float = 1500) -> str:
     done = subprocess.run(["sh", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
-    assert done.returncode == 0, f"{script}\nfailed with {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+    assert done.returncode == 0, (f"{script}\nfailed with {done.returncode}:\n{done.stdout[-2000:]}\n"
+                                  f"{done.stderr[-4000:]}")
     return done.stdout + done.stderr
 
 
@@ -177,7 +178,8 @@ def test_the_readme_student_install_runs_every_lesson_of_a_working_copy(student)
     kit, env = student
     clock = Clock()
     (kit.parent / "run_every_lesson.py").write_text(RUN_EVERY_LESSON, encoding="utf-8")
-    out = sh(". .venv/bin/activate\npython -m solitaire lessons ../mine\npython ../run_every_lesson.py ../mine", kit, env)
+    out = sh(". .venv/bin/activate\npython -m solitaire lessons ../mine\npython ../run_every_lesson.py ../mine",
+             kit, env)
     ran = json.loads(next(line for line in out.splitlines() if line.startswith("LESSONS-RUN "))[12:])
     print(f"\nevery lesson of the working copy, two at a time: {clock}; the slowest: "
           + ", ".join(f"{name} {s:.0f} s" for name, s, _ in sorted(ran, key=lambda r: -r[1])[:3]))

@@ -47,7 +47,8 @@ def test_ctrl_c_ends_an_experiments_workers_and_says_what_is_kept(tmp_path, stra
     out = tmp_path / "X.sqlite"
     stopped = interrupt(["experiment", "--strategies", strategy, "--deals", str(deals), "--workers", "2",
                          "--out", str(out), "--no-progress"], tmp_path,
-                        lambda: out.exists() and _count(out) >= ready_at, times=times, settle=2.0 if ready_at == 0 else 0)
+                        lambda: out.exists() and _count(out) >= ready_at, times=times,
+                        settle=2.0 if ready_at == 0 else 0)
     said = _one_clean_line(stopped, "experiment")
     kept = _count(out)
     games = {0: "no finished game yet", 1: "1 finished game"}.get(kept, f"{kept:,} finished games")

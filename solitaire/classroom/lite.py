@@ -210,7 +210,8 @@ def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = Non
     except ImportError:
         raise CommandError("the site is built with jupyterlite-core and jupyterlite-pyodide-kernel, which are not "
                            "installed: pip install -e \".[lite]\" in the kit's folder") from None
-    with StagedFolder(out, SITE_MANIFEST, state) as staged, tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
+    with StagedFolder(out, SITE_MANIFEST, state) as staged, \
+            tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
         tarball = runtime_tarball(pyodide, fetch=not offline)
         if not tarball.exists():
             raise CommandError(f"the Pyodide runtime is not cached ({tarball}) and --offline forbids downloading it: "
