@@ -407,3 +407,7 @@ def test_the_class_report_never_writes_over_nbgrader_exports_grades(tmp_path: Pa
     again.write_bytes(rows.read_bytes())
     code, err = _cli(["class-report", str(rows), "--by-exercise", str(again)], capsys)
     assert code == 0, err
+    notes = tmp_path / "notes.png"  # a file that is no picture, whatever its name: not written over either
+    notes.write_text("my notes\n", encoding="utf-8")
+    code, err = _cli(["class-report", str(rows), "--out", str(notes)], capsys)
+    assert code == 2 and "is not a picture that this command wrote" in err and notes.read_text() == "my notes\n"
