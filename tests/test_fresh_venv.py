@@ -37,8 +37,13 @@ pytestmark = [pytest.mark.fresh_venv,
 def kit_copy(dest: Path) -> Path:
     """The kit's files as a fresh clone has them (git's tracked and new files; no .venv, no build output)."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, listed):
+                            capture_output=True)
+    if listed.returncode:  # not a git clone (an unpacked archive): everything but what git would ignore
+        shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "artifacts", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+            ".hypothesis", "solitaire-lessons"))
+        return dest
+    for name in filter(None, listed.stdout.decode().split("\0")):
         if (ROOT / name).is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, dest / name)
