@@ -10,15 +10,15 @@ import sys
 from collections.abc import Sequence
 
 from .cards import quote
-from .cli_support import atomic_path, check_not_results, check_output, connect_scheduler
+from .cli_support import (EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, CommandError, atomic_path,
+                          catch_interrupts, check_not_results, check_output, connect_scheduler, is_path_error)
 from .endgame import Outcome
 from .strategies import STRATEGY_NAMES
 from .variants import VARIANTS
 
-# The ranges of the numbers, checked before any work: seeds are kept as 64-bit integers (a deal's seed below
-# 2**64, a results table's below 2**63), and the counts are those one run can hold in memory.
+# The ranges of the numbers, checked before any work: every seed is a 64-bit number (below 2**64, in every command
+# and in a results table), and the counts are those one run can hold in memory.
 SEEDS = 2 ** 64
-TABLE_SEEDS = 2 ** 63  # as solitaire.experiments.TABLE_SEEDS, not imported from there: it needs pandas
 MOST_DEALS = 1_000_000
 MOST_WORKERS = 256
 MOST_SAMPLES = 10_000
@@ -68,11 +68,20 @@ def _seconds(text: str) -> float:
 
 
 def _variant(text: str):
+    """A variant as the command line gives it: a registered name, optionally followed by changed rules.
+
+    >>> _variant("bogus")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: unknown variant 'bogus': choose one of klondike, solijoy, italian, optionally followed by changed rules in quotes, such as "klondike draw=3"
+    """
     from .notation import variant_from_text
     try:
         return variant_from_text(text)
     except ValueError as e:
         message = str(e) if quote(text) in str(e) else f"cannot read the variant {quote(text)} ({e})"
+        if message.endswith(" or pass a Variant"):  # the API's advice: a command line cannot pass one
+            message = (message.removesuffix(" or pass a Variant") + ", optionally followed by changed rules in "
+                       "quotes, such as \"klondike draw=3\"")
         raise argparse.ArgumentTypeError(message) from None
 
 
@@ -122,8 +131,7 @@ def _add_experiment(commands: argparse._SubParsersAction) -> None:
                     help="random, greedy, solver or expert (default: greedy)")
     ex.add_argument("--deals", type=_whole(1, MOST_DEALS, " (split a longer run with --first-seed)"), default=100,
                     metavar="N", help=f"deals per variant, at most {MOST_DEALS:,} (default: 100)")
-    ex.add_argument("--first-seed", type=_whole(0, TABLE_SEEDS - 1, " (2**63 - 1: a results table keeps seeds as "
-                                                                     "64-bit integers)"),
+    ex.add_argument("--first-seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"),
                     default=0, metavar="S", help="seed of the first deal (default: 0)")
     ex.add_argument("--max-seconds", type=_seconds, default=10.0, metavar="T",
                     help="solver time limit per deal in seconds (default: 10)")
@@ -195,8 +203,8 @@ def _add_position_arguments(command: argparse.ArgumentParser) -> None:
     """--variant, --seed and --position-file: which game a one-position command looks at."""
     command.add_argument("--variant", type=_variant, default=None, metavar="VARIANT",
                          help=_VARIANT_HELP + " (default: klondike; a position file names its own variant)")
-    command.add_argument("--seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"), default=0, metavar="S",
-                         help="the deal's seed (default: 0)")
+    command.add_argument("--seed", type=_whole(0, SEEDS - 1, " (2**64 - 1)"), default=None, metavar="S",
+                         help="the deal's seed (default: 0; not with --position-file, which holds its own game)")
     command.add_argument("--position-file", default=None, metavar="FILE",
                          help="use the position in FILE (text from game.to_text() or JSON from game.to_json()) "
                               "instead of a fresh deal")
@@ -230,9 +238,12 @@ def _experiment(args: argparse.Namespace) -> int:
 
 def _check_experiment(args: argparse.Namespace) -> None:
     """What argparse cannot check alone, before any game is played: the last seed, and the --table file."""
-    if args.first_seed + args.deals > TABLE_SEEDS:
+    if args.first_seed + args.deals > SEEDS:
         raise ValueError(f"the last deal's seed, --first-seed + --deals - 1 = {args.first_seed + args.deals - 1:,}, "
-                         "must be below 2**63 (a results table keeps seeds as 64-bit integers)")
+                         "must be below 2**64 (a deal's seed is a 64-bit number)")
+    if args.retry_unknown and "solver" not in args.strategies:
+        raise ValueError("--retry-unknown gives the solver's unknown deals a longer look, but --strategies has no "
+                         "solver: add solver to --strategies, or leave out --retry-unknown")
     if args.out is not None:
         _check_regular("--out", args.out, "results.sqlite")
     check_output("--table", args.table, results=args.out)
@@ -300,13 +311,17 @@ def _game(args: argparse.Namespace):
     from .game import Game
 
     if args.position_file is not None:
+        if args.seed is not None:
+            raise ValueError(f"--seed {args.seed} and --position-file {quote(args.position_file, 100)} name two games: "
+                             "a position file holds its own game; leave out --seed")
         game = _read_position(args.position_file)
         if args.variant is not None and args.variant != game.variant:
             raise ValueError(f"the position in {quote(args.position_file, 100)} is {_variant_name(game.variant)}, "
                              f"not {_variant_name(args.variant)}: leave out --variant")
         return game, f"the position in {args.position_file}"
-    game = Game(args.variant or VARIANTS["klondike"], seed=args.seed)
-    return game, f"{_variant_name(game.variant)} deal {args.seed}"
+    seed = args.seed or 0
+    game = Game(args.variant or VARIANTS["klondike"], seed=seed)
+    return game, f"{_variant_name(game.variant)} deal {seed}"
 
 
 def _variant_name(v) -> str:
@@ -354,26 +369,91 @@ def _drop_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command; its exit code: 0 done, 1 it could not do its work here, 2 what was typed cannot be used,
+    130 interrupted (Ctrl-C), 141 the reader of its output went away (``cli_support.EXIT_*``)."""
+    with catch_interrupts(ending=argv is None):  # as the program, a Ctrl-C after the end is ignored
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+        except KeyboardInterrupt:
+            print("\npython -m solitaire: interrupted while starting: nothing was done", file=sys.stderr)
+            return EXIT_INTERRUPTED
+
+        def fail(code: int, message: object) -> None:
+            _drop_stdout()
+            parser.exit(code, f"{parser.prog} {args.command}: error: {message}\n")
+
+        try:
+            code = args.handler(args)
+            sys.stdout.flush()  # here, so that a full disk or /dev/full gives one line below, not a traceback at exit
+            return code or 0
+        except KeyboardInterrupt:
+            print(f"\n{parser.prog} {args.command}: interrupted {interrupted_text(args)}", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:  # as a Unix tool: `... | head` ends quietly
+            _drop_stdout()
+            return EXIT_BROKEN_PIPE
+        except ValueError as e:
+            fail(EXIT_USAGE, e)
+        except ModuleNotFoundError as e:
+            fail(EXIT_FAILED, f"this command needs {e.name!r}, which is not installed: pip install -e \".[lab]\" "
+                              "in the kit's folder (or pip install 'solitaire-kit[lab]')")
+        except (OutputError, CommandError) as e:
+            fail(EXIT_FAILED, e)
+        except OSError as e:
+            fail(EXIT_USAGE if is_path_error(e) and e.filename else EXIT_FAILED, _os_error_text(e))
+
+
+def _os_error_text(e: OSError) -> str:
+    """An OSError no command turned into its own message: what failed, on which file."""
+    if not e.filename:
+        return f"cannot write the output ({e.strerror or e})"
+    if is_path_error(e):
+        return f"{quote(str(e.filename), 100)}: {e.strerror or e}: give a path that exists and that you may use"
+    return f"{quote(str(e.filename), 100)}: {e.strerror or e}"
+
+
+def interrupted_text(args: argparse.Namespace) -> str:
+    """After Ctrl-C: what the command was doing, what it kept and how to go on (a command may say it itself, in
+    ``args.kept``, as it goes).
+
+    >>> interrupted_text(argparse.Namespace(command="solve"))
+    'while searching: nothing was written; a smaller --max-seconds or --max-nodes ends the search sooner'
+    """
+    said = getattr(args, "kept", None)
+    if said:
+        return said() if callable(said) else said
+    out = getattr(args, "out", None)
+    if args.command == "experiment":
+        if not out:
+            return ("while playing the games: nothing was kept (with --out FILE the finished games are kept, and a "
+                    "rerun plays only the rest)")
+        return f"while playing the games: {_games_kept(out)}; rerun the same command to play the rest"
+    if args.command == "tournament":
+        return (f"while playing the tournament: {quote(out, 100)} keeps the secret seeds and every finished game; "
+                "rerun the same command to play the rest" if out else
+                "while playing the tournament: nothing was kept (give --out FILE.sqlite to keep the games and resume)")
+    return {"solve": "while searching: nothing was written; a smaller --max-seconds or --max-nodes ends the search "
+                     "sooner",
+            "hint": "while the strategy chose its move: nothing was written",
+            "chance": "while sampling layouts: nothing was written; fewer --samples or a smaller --max-nodes give an "
+                      "answer sooner",
+            "class-report": "while reading the grades: no file was written (an earlier --out or --by-exercise file "
+                            "is as it was)"}.get(args.command, "before it began its work: nothing was written")
+
+
+def _games_kept(path: str) -> str:
+    """How many finished games the results file keeps, in words."""
+    import sqlite3
+
+    from .results_file import connect_read_only
     try:
-        code = args.handler(args)
-        sys.stdout.flush()  # here, so that a full disk or /dev/full gives one line below, not a traceback at exit
-        return code
-    except ValueError as e:
-        parser.exit(2, f"{parser.prog} {args.command}: error: {e}\n")
-    except (OutputError, OSError) as e:
-        message = e if isinstance(e, OutputError) else (f"{e.strerror or e}: {quote(e.filename, 100)}" if e.filename
-                                                         else f"cannot write the output ({e.strerror or e})")
-        _drop_stdout()
-        parser.exit(1, f"{parser.prog} {args.command}: error: {message}\n")
-    except ModuleNotFoundError as e:
-        parser.exit(1, f"{parser.prog} {args.command}: error: this command needs {e.name!r}, which is not "
-                       "installed: pip install 'solitaire-kit[lab]'\n")
-    except KeyboardInterrupt:
-        kept = ("finished games are kept in " + args.out + "; rerun the same command to resume"
-                if getattr(args, "out", None) else "nothing was saved (use --out FILE to keep finished games)")
-        print(f"\ninterrupted: {kept}", file=sys.stderr)
-        return 130
-
-
+        db = connect_read_only(path)
+        try:
+            n = db.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError):
+        n = 0
+    games = "no finished game yet" if n == 0 else "1 finished game" if n == 1 else f"{n:,} finished games"
+    return f"{quote(path, 100)} keeps {games} (a game in progress is played again)"

@@ -7,9 +7,11 @@
 so a run that is interrupted (Ctrl-C, a killed kernel, ``kill -9``) resumes where it stopped.
 ``retry_unknown=[60]`` gives the solver's undecided deals a second, longer look (a budget ladder).
 
-Ctrl-C: pending games are cancelled, games already finished stay in the results file, and
-``KeyboardInterrupt`` is raised again (no partial table is returned: rerun with the same ``results=``
-file to resume and get the whole table).
+Ctrl-C: pending games are cancelled, the worker processes are ended at once (their games in progress are
+played again on a rerun), games already finished stay in the results file (those the workers finished but this
+process had not yet collected included), and ``KeyboardInterrupt`` is raised again (no partial table is returned:
+rerun with the same ``results=`` file to resume and get the whole table). A second Ctrl-C while it stops is
+ignored, so that it cannot leave workers behind.
 
 Reproducibility: the same seeds give the same table whatever the number of workers, except the
 ``seconds`` column. A solver budget in seconds makes "unknown" deals (and their node counts) depend
@@ -18,6 +20,7 @@ on the machine's speed; give ``max_nodes`` as well for a table that is the same 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import copy
 import math
 import os
@@ -127,8 +130,8 @@ def labelled_variants(variants: str | Variant | Iterable[str | Variant] | Mappin
 def seed_list(deals: int | Iterable[int]) -> list[int]:
     """Seeds 0..N-1 for an int N, else the given seeds (sorted, without repeats).
 
-    Seeds are below 2**63, as the table and the results file keep them as 64-bit integers; this is checked
-    before any game is played (a range is checked by its ends).
+    Seeds are whole numbers from 0 to 2**64 - 1, as everywhere in the kit; this is checked before any game is
+    played (a range is checked by its ends).
     """
     if isinstance(deals, bool):
         raise ValueError(f"deals must be a number of deals or a list of seeds, got {quote(deals)}")
@@ -137,12 +140,12 @@ def seed_list(deals: int | Iterable[int]) -> list[int]:
             raise ValueError(f"the number of deals must be 0 or more, got {quote(deals)}")
         deals = range(deals)
     if isinstance(deals, range) and deals and (deals.start >= TABLE_SEEDS or deals[-1] >= TABLE_SEEDS):
-        raise ValueError(f"seeds must be below 2**63 (the table keeps them as 64-bit integers), but the deals run "
-                         f"from seed {quote(deals[0])} to seed {quote(deals[-1])}")
+        raise ValueError(f"seeds must be below 2**64 (a deal's seed is a 64-bit number), but the deals run from "
+                         f"seed {quote(deals[0])} to seed {quote(deals[-1])}")
     seeds = list(deals)
     bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < TABLE_SEEDS]
     if bad:
-        raise ValueError(f"seeds must be whole numbers from 0 to 2**63 - 1, got {quote(bad[0])}")
+        raise ValueError(f"seeds must be whole numbers from 0 to 2**64 - 1, got {quote(bad[0])}")
     return sorted(set(seeds))
 
 
@@ -330,18 +333,20 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
                 finished(job, play_job(job))
                 bar.update()
         return
-    own = executor is None
+    own, workers_of = executor is None, None
     if own:
         executor = cf.ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(),))
+        workers_of = getattr(executor, "_processes", None)  # the pool's own processes: ended at once on Ctrl-C
     window = max(32, 4 * workers)  # tasks in flight: enough to keep workers busy, few to cancel on Ctrl-C
     queue = iter(batches(todo, workers))
     pending: dict[cf.Future, list[Job]] = {}
 
     def refill() -> None:
-        for batch in queue:
-            pending[executor.submit(play_jobs, batch)] = batch
-            if len(pending) >= window:
-                return
+        with _interrupts_held():  # a worker started now is born with Ctrl-C held, and ignores it before it can die
+            for batch in queue:
+                pending[executor.submit(play_jobs, batch)] = batch
+                if len(pending) >= window:
+                    return
 
     try:
         refill()  # before the progress bar starts its thread, so forked workers inherit no threads
@@ -355,19 +360,82 @@ def _play_all(todo: list[Job], finished, executor, workers, progress, *, total: 
                     bar.update(len(batch))
                 refill()
     except BaseException:
-        for future in pending:
-            future.cancel()
-        if own:
-            executor.shutdown(wait=False, cancel_futures=True)
+        with _interrupts_ignored():  # a second Ctrl-C must not cut the cleaning up short and leave workers behind
+            for future in pending:
+                future.cancel()
+            _keep_finished(pending, finished)
+            if own:
+                stop_workers(executor, list((workers_of or {}).values()))
         raise
     if own:
         executor.shutdown()
+
+
+def _keep_finished(pending: dict[cf.Future, list[Job]], finished) -> None:
+    """After an interruption: keep the games that workers finished but that were not yet collected."""
+    for future, batch in pending.items():
+        if future.done() and not future.cancelled() and future.exception() is None:
+            with contextlib.suppress(Exception):  # a results file that cannot take them is said elsewhere
+                for job, row in zip(batch, future.result()):
+                    finished(job, row)
+
+
+def stop_workers(executor: cf.ProcessPoolExecutor, processes: list, wait: float = 5.0) -> None:
+    """End a process pool now: cancel what waits, and end the workers in the middle of their games (a game in
+    progress is lost either way; one finished is already kept), instead of waiting for them to finish.
+
+    >>> pool = cf.ProcessPoolExecutor(1)
+    >>> _ = pool.submit(time.sleep, 60)
+    >>> stop_workers(pool, list(pool._processes.values()))
+    >>> pool._processes is None
+    True
+    """
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    deadline = time.monotonic() + wait
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+class _interrupts_ignored:
+    """While cleaning up after Ctrl-C: a second Ctrl-C is ignored (in the main thread; elsewhere nothing changes)."""
+
+    def __enter__(self) -> None:
+        self.before = signal.signal(signal.SIGINT, signal.SIG_IGN) if _in_main_thread() else None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.before is not None:
+            signal.signal(signal.SIGINT, self.before)
+
+
+class _interrupts_held:
+    """Ctrl-C is held (blocked) inside the block and arrives at its end: a process forked inside is born with it
+    held, so a Ctrl-C sent to the whole process group cannot kill a worker before it ignores it."""
+
+    def __enter__(self) -> None:
+        self.held = hasattr(signal, "pthread_sigmask") and _in_main_thread()
+        if self.held:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exc: object) -> None:
+        if self.held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _start_worker(main_pid: int) -> None:
     """In each worker process: leave Ctrl-C to the main process (which cancels the run cleanly), and end the
     worker when the main process dies (even by ``kill -9``), instead of playing on as an orphan."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # born with Ctrl-C held (``_interrupts_held``): ignored from now on
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent = os.getppid()
     threading.Thread(target=_watch_parent, args=(main_pid, parent), daemon=True, name="watch-parent").start()
 

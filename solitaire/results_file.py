@@ -14,6 +14,7 @@ import sqlite3
 import stat
 import tempfile
 from collections.abc import Mapping
+import numpy as np
 import pandas as pd
 
 from .cards import quote
@@ -21,7 +22,26 @@ from .variants import Variant
 
 COLUMNS = ["variant", "strategy", "seed", "outcome", "moves", "on_foundations", "seconds", "nodes", "budget"]
 _INT_COLUMNS = ["seed", "moves", "on_foundations", "nodes"]
-TABLE_SEEDS = 2 ** 63  # seeds below this fit the table's 64-bit integer columns (and SQLite's INTEGER)
+TABLE_SEEDS = 2 ** 64  # every deal's seed, as everywhere in the kit: the table keeps them as unsigned 64-bit integers
+_SIGNED = 2 ** 63  # SQLite's INTEGER is signed: a seed from 2**63 up is kept as seed - 2**64, and read back
+
+
+def seed_to_file(seed: int) -> int:
+    """A seed as the results file's signed 64-bit INTEGER keeps it (and ``seed_from_file`` reads it back).
+
+    >>> seed_to_file(2 ** 64 - 1), seed_from_file(seed_to_file(2 ** 64 - 1)) == 2 ** 64 - 1, seed_to_file(7)
+    (-1, True, 7)
+    """
+    return seed - TABLE_SEEDS if seed >= _SIGNED else seed
+
+
+def seed_from_file(value: int) -> int:
+    """A seed read from the results file (see ``seed_to_file``).
+
+    >>> seed_from_file(-1) == 2 ** 64 - 1, seed_from_file(7)
+    (True, 7)
+    """
+    return value + TABLE_SEEDS if value < 0 else value
 
 
 class ResultsFileError(ValueError):
@@ -129,7 +149,10 @@ def _copy_into_memory(path: str) -> sqlite3.Connection:
 def storage_advice(path: str, error: sqlite3.Error, saved: int | None = None) -> str:
     """One line: what went wrong with the results file and what to do about it."""
     text = str(error)
-    if "readonly" in text or "read-only" in text:
+    if "locked" in text:
+        advice = ("another run (or program) is writing it now: wait for that run to end, or give another results "
+                  "file")
+    elif "readonly" in text or "read-only" in text:
         advice = "make the file (and its folder) writable, or give another results file"
     elif "full" in text:
         advice = "free some disk space, or give a results file on another disk, then run the same command again"
@@ -203,7 +226,7 @@ class ResultsFile:
         """The rows already in the file for these jobs, by job key."""
         wanted = {j.key for j in jobs}
         cur = self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games")
-        rows = (dict(zip(COLUMNS, r)) for r in cur)
+        rows = (_read_row(r) for r in cur)
         return {k: r for r in rows if (k := (r["variant"], r["strategy"], r["seed"], r["budget"])) in wanted}
 
     def add(self, row: dict, variant: Variant) -> None:
@@ -211,7 +234,7 @@ class ResultsFile:
         try:
             self.db.execute(f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}, rules) VALUES "
                             f"({', '.join('?' * (len(COLUMNS) + 1))})",
-                            [row[c] for c in COLUMNS] + [_rules_text(variant)])
+                            [seed_to_file(row[c]) if c == "seed" else row[c] for c in COLUMNS] + [_rules_text(variant)])
             self.db.commit()
         except sqlite3.OperationalError as e:
             self.db.rollback()
@@ -233,8 +256,8 @@ def load(results: str | os.PathLike) -> pd.DataFrame:
         raise ValueError(f"no results file {quote(os.fspath(results), 100)}")
     f = ResultsFile(results, write=False)
     try:
-        rows = [dict(zip(COLUMNS, r)) for r in f.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games "
-                                                            "ORDER BY variant, strategy, seed, budget")]
+        rows = sorted((_read_row(r) for r in f.db.execute(f"SELECT {', '.join(COLUMNS)} FROM games")),
+                      key=lambda r: (r["variant"], r["strategy"], r["seed"], r["budget"]))
     finally:
         f.close()
     return _table(rows)
@@ -255,6 +278,23 @@ def shipped(name: str = "seed_variants") -> pd.DataFrame:
         return pd.read_csv(f).astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})
 
 
+def _read_row(values: tuple) -> dict:
+    row = dict(zip(COLUMNS, values))
+    row["seed"] = seed_from_file(row["seed"])
+    return row
+
+
 def _table(rows: list[dict]) -> pd.DataFrame:
+    """The games as a table; seeds are int64, or uint64 when one is 2**63 or more (beyond int64).
+
+    >>> row = dict(variant="klondike", strategy="greedy", outcome="won", moves=90, on_foundations=52, seconds=0.1,
+    ...            nodes=0, budget="max_moves=5000")
+    >>> _table([row | {"seed": 2 ** 64 - 1}])["seed"].dtype.name, _table([row | {"seed": 3}])["seed"].dtype.name
+    ('uint64', 'int64')
+    """
     df = pd.DataFrame(rows, columns=COLUMNS)
-    return df.astype({c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"})
+    big = any(row.get("seed", 0) >= _SIGNED for row in rows)
+    types = {c: "int64" for c in _INT_COLUMNS} | {"seconds": "float64"} | ({"seed": "uint64"} if big else {})
+    if big:
+        df["seed"] = np.array([row["seed"] for row in rows], dtype=np.uint64)  # exactly, not through float64
+    return df.astype(types)

@@ -421,12 +421,12 @@ def play_klondike(page, table, shots) -> None:
 
 def the_challenge_has_no_aids(page, table, shots) -> None:
     """After Run All the challenge table is still as dealt (the teacher's solution plays on Games of its own),
-    and it has no Solution, Auto-finish, Win chance or Position text (aids=False); Hint stays."""
+    and it has no Hint, Solution, Auto-finish, Win chance or Position text (aids=False); Undo stays."""
     table.scroll_into_view_if_needed()
     expect()(table.locator(".sol-moves-title")).to_have_text(re.compile(r"^Moves: 0\b"))
-    for aid in ("solution", "auto-finish", "win-chance", "position-text"):
+    for aid in ("hint", "solution", "auto-finish", "win-chance", "position-text"):
         expect()(table.locator(f".sol-{aid}")).to_be_hidden()
-    expect()(table.locator(".sol-hint")).to_be_visible()
+    expect()(table.locator(".sol-undo")).to_be_visible()
     shot(page, shots / "lab_06_challenge_without_aids.png")
 
 

@@ -208,13 +208,27 @@ def test_a_full_disk_message_counts_its_games_in_good_english():
     assert storage_advice("r.sqlite", error, 0).endswith("; no game was saved yet")
 
 
-def test_seeds_beyond_the_tables_integers_are_refused_before_any_game(tmp_path):
+def test_seeds_beyond_64_bits_are_refused_before_any_game(tmp_path):
     from solitaire.experiments import run
     path = tmp_path / "results.sqlite"
-    for deals in (range(2 ** 63 - 1, 2 ** 63 + 1), [5, 2 ** 64 - 1], range(10 ** 32)):
-        with pytest.raises(ValueError, match="2\\*\\*63"):
+    for deals in (range(2 ** 64 - 1, 2 ** 64 + 1), [5, 2 ** 64], range(10 ** 32)):
+        with pytest.raises(ValueError, match="2\\*\\*64"):
             run(["klondike"], ["greedy"], deals, results=path, workers=1, progress=False)
     assert not path.exists()
+
+
+def test_seeds_from_2_63_up_are_played_kept_and_read_back_whole(tmp_path):
+    """Issue 55: --first-seed stopped at 2**63 - 1 while solve and hint took any 64-bit seed; one range now."""
+    from solitaire.experiments import load, run
+    path = tmp_path / "results.sqlite"
+    seeds = [2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1]
+    table = run(["klondike"], ["greedy"], seeds, results=path, workers=1, progress=False)
+    assert table["seed"].tolist() == seeds and table["seed"].dtype.name == "uint64"
+    assert load(path)["seed"].tolist() == seeds
+    again = run(["klondike"], ["greedy"], seeds, results=path, workers=1, progress=False)  # all found in the file
+    assert again.drop(columns="seconds").equals(table.drop(columns="seconds"))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 3
 
 
 # --- the command line checks its numbers and paths before any work ---------------------------------------
@@ -223,16 +237,15 @@ HUGE = "9" * 32
 
 @pytest.mark.parametrize("args, message", [
     (["--deals", HUGE], "--deals: expected a whole number from 1 to 1,000,000"),
-    (["--first-seed", HUGE], "--first-seed: expected a whole number from 0 to 9,223,372,036,854,775,807"),
-    (["--first-seed", str(2 ** 64 - 1), "--deals", "2"], "--first-seed: expected a whole number from 0"),
-    (["--first-seed", str(2 ** 63 - 1), "--deals", "2"], "--first-seed + --deals - 1 = 9,223,372,036,854,775,808, "
-                                                        "must be below 2**63"),
+    (["--first-seed", HUGE], "--first-seed: expected a whole number from 0 to 18,446,744,073,709,551,615"),
+    (["--first-seed", str(2 ** 64), "--deals", "2"], "--first-seed: expected a whole number from 0"),
+    (["--first-seed", str(2 ** 64 - 1), "--deals", "2"], "--first-seed + --deals - 1 = 18,446,744,073,709,551,616, "
+                                                         "must be below 2**64"),
     (["--workers", HUGE], "--workers: expected a whole number from 1 to 256"),
     (["--deals", "9" * 5000], "--deals: expected a whole number, got '999"),
     (["--strategies", "x" * 100_000], "--strategies: invalid choice: 'xxx"),
     (["--table", "{tmp}"], "is a folder: give a file name, such as games.csv"),
-    (["--table", "/nonexistent/x.csv"], "cannot write the table file '/nonexistent/x.csv' (No such file or "
-                                        "directory)"),
+    (["--table", "/nonexistent/x.csv"], "--table '/nonexistent/x.csv': the folder '/nonexistent' does not exist"),
 ])
 def test_experiment_refuses_numbers_and_paths_in_one_line_before_any_game(args, message, tmp_path, capsys):
     out = tmp_path / "results.sqlite"

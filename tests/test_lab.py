@@ -1,5 +1,6 @@
 """A student's first steps: ``python -m solitaire lessons DIR`` writes a working copy of the lessons (and never
-over the student's work), and ``python -m solitaire lab DIR`` trusts it and serves it in JupyterLab."""
+over the student's work), and ``python -m solitaire lab DIR`` says where it is and serves its index in JupyterLab;
+a lesson of the copy opened in JupyterLab stays unchanged (issue 55)."""
 from __future__ import annotations
 
 import hashlib
@@ -18,7 +19,7 @@ import pytest
 from solitaire import cli
 from solitaire.classroom import student_copy
 from solitaire.classroom.cli_lab import jupyter_lab_command
-from solitaire.classroom.working_copy import MANIFEST, fresh_copy, write_working_copy
+from solitaire.classroom.working_copy import MANIFEST, for_students, fresh_copy, kernelspec, write_working_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 PORT = 8650  # free on a developer's machine and in CI; the test skips when it is taken
@@ -42,7 +43,7 @@ def test_the_working_copy_is_every_lesson_blanked_and_the_kits_notebooks_stay_as
     assert names == sorted(p.name for p in kit)
     for path in kit:
         copy = json.loads((tmp_path / "mine" / path.name).read_text(encoding="utf-8"))
-        assert copy == student_copy.student_notebook(json.loads(path.read_text(encoding="utf-8")))
+        assert copy == for_students(student_copy.student_notebook(json.loads(path.read_text(encoding="utf-8"))))
     moves = (tmp_path / "mine" / "02b_moves.ipynb").read_text(encoding="utf-8")
     assert "raise NotImplementedError" in moves and '"outputs": []' in moves
     assert (tmp_path / "mine" / "TEACHERS.md").is_file()  # the index links to it
@@ -93,13 +94,25 @@ def _get(url: str) -> tuple[int, str]:
         return 0, ""
 
 
-def test_lab_writes_the_copy_trusts_it_and_serves_the_index(tmp_path: Path) -> None:
-    """The student's one command, as a user (or root) runs it: JupyterLab answers with the working copy's index,
-    every lesson of the copy is trusted, and the server stops with its process group."""
-    pytest.importorskip("jupyterlab")
-    from nbformat import read
-    from nbformat.sign import NotebookNotary
+def test_the_working_copys_texts_are_true_for_a_working_copy_and_name_the_kernel_as_jupyterlab_does(
+        tmp_path: Path) -> None:
+    """Issue 55: the copy's index said "These notebooks hold the solutions", and every lesson named its kernel
+    "Python 3" where JupyterLab says "Python 3 (ipykernel)", so opening it changed it (and JupyterLab saved that)."""
+    write_working_copy(tmp_path / "mine")
+    for path in sorted((tmp_path / "mine").glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        assert nb["metadata"]["kernelspec"] == kernelspec(), path.name
+        text = "".join("".join(c["source"]) for c in nb["cells"])
+        assert "hold the solutions" not in text and "## For teachers" not in text, path.name
+    from jupyter_client.kernelspec import KernelSpecManager
+    assert kernelspec()["display_name"] == KernelSpecManager().get_kernel_spec("python3").display_name
 
+
+def test_lab_says_where_the_copy_is_first_and_serves_its_index(tmp_path: Path) -> None:
+    """The student's one command, as a user (or root) runs it: its own line comes before JupyterLab's (it sat in
+    a buffer until JupyterLab stopped), the address JupyterLab prints opens the index (it opened the Launcher), the
+    server answers with the copy, and stops with its process group."""
+    pytest.importorskip("jupyterlab")
     if not _free(PORT):
         pytest.skip(f"port {PORT} is taken")
     token = "solitaire-test"
@@ -122,12 +135,44 @@ def test_lab_writes_the_copy_trusts_it_and_serves_the_index(tmp_path: Path) -> N
         os.killpg(lab.pid, signal.SIGTERM)
         lab.wait(timeout=60)
         log.close()
-    notary = NotebookNotary(data_dir=str(tmp_path / "data"))
+    lines = (tmp_path / "lab.log").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == (f"wrote your working copy of the lessons in {(tmp_path / 'mine').resolve()}; starting "
+                        "JupyterLab on its index (stop it with Ctrl+C)")
+    addresses = [line.split()[-1] for line in lines if f":{PORT}/" in line and "token=" in line]
+    assert addresses and all(f":{PORT}/lab/tree/00_index.ipynb?token=" in a for a in addresses), addresses
     lessons = sorted((tmp_path / "mine").glob("*.ipynb"))
     assert len(lessons) == len(list((ROOT / "notebooks").glob("*.ipynb")))
-    assert all(notary.check_signature(read(p, as_version=4)) for p in lessons)
     for _ in range(30):  # the server and its process group are gone, and the port with them
         if _free(PORT):
             break
         time.sleep(1)
     assert _free(PORT), f"something still serves on port {PORT}"
+
+
+def test_a_lesson_of_the_copy_opened_in_jupyterlab_stays_unchanged(tmp_path: Path) -> None:
+    """Issue 55: opening any lesson of the copy marked it modified (JupyterLab renamed its kernel), and JupyterLab
+    then saved it: the copy would count as the student's own work. In headless Chromium: opened, its kernel
+    started, the notebook is not marked modified."""
+    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    import servers
+    if not servers.CHROMIUM.exists():
+        pytest.skip(f"needs Debian's Chromium at {servers.CHROMIUM}")
+    from playwright import sync_api
+
+    write_working_copy(tmp_path / "mine")
+    before = (tmp_path / "mine" / "01_cards.ipynb").read_bytes()
+    with servers.jupyter_lab(tmp_path / "mine") as (url, token), sync_api.sync_playwright() as pw:
+        browser = servers.chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{url}/lab/tree/01_cards.ipynb?token={token}", timeout=120_000)
+            servers.wait_for_kernel(page)
+            page.wait_for_timeout(3000)  # JupyterLab writes the kernel's name into a notebook right after it starts
+            tab = page.locator(".lm-TabBar-tab", has_text="01_cards.ipynb")
+            dirty = "jp-mod-dirty" in (tab.get_attribute("class") or "")
+            (ROOT / "artifacts" / "browser").mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ROOT / "artifacts" / "browser" / "lab_copy_opened.png"))
+        finally:
+            browser.close()
+    assert not dirty, "JupyterLab changed the lesson just by opening it"
+    assert (tmp_path / "mine" / "01_cards.ipynb").read_bytes() == before

@@ -12,6 +12,10 @@ import concurrent.futures as cf
 import functools
 import http.server
 import json
+import os
+import re
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -25,6 +29,7 @@ import servers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "lite"
+CDN_HOST = "https://cdn.jsdelivr.net"
 NEEDS_CHROMIUM = pytest.mark.skipif(not servers.CHROMIUM.exists(), reason=f"needs Debian's Chromium at "
                                     f"{servers.CHROMIUM}")
 
@@ -35,10 +40,11 @@ def site(tmp_path_factory):
     pytest.importorskip("jupyterlite_core", reason="needs the lite extra: pip install -e '.[lite]'")
     pytest.importorskip("jupyterlite_pyodide_kernel", reason="needs the lite extra: pip install -e '.[lite]'")
     from solitaire.classroom import lite, lite_runtime
+    from solitaire.cli_support import CommandError
 
     try:
         lite_runtime.prefetch()
-    except ValueError as e:
+    except (ValueError, CommandError) as e:
         pytest.skip(f"the Pyodide runtime cannot be had here: {e}")
     out = tmp_path_factory.mktemp("lite") / "site"
     made = lite.build_site(out, offline=True)
@@ -92,6 +98,77 @@ def test_a_folder_that_is_not_a_site_is_refused_and_kept(tmp_path, site):
     with pytest.raises(SystemExit) as stop:
         main(["lite", str(tmp_path), "--offline"])
     assert stop.value.code == 2 and (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+# --- a rebuild keeps what the build did not make; Ctrl-C leaves the old site whole (issue 55) ------------------------
+@pytest.fixture
+def published(site, tmp_path):
+    """The site as TEACHERS.md says to publish it: a git repository made in the folder, and a file of the teacher's."""
+    out = tmp_path / "S1"
+    shutil.copytree(site[0], out, symlinks=True)
+    (out / "notes.md").write_text("the teacher's own page\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(out)]
+    for args in (["init", "-q", "-b", "gh-pages"], ["add", "-A"], ["commit", "-q", "-m", "site"]):
+        subprocess.run(git + args, check=True, capture_output=True)
+    return out
+
+
+def test_a_rebuild_replaces_only_what_a_build_makes(published):
+    """Before: a rebuild deleted the folder first, .git (the publishing repository) and added files with it."""
+    from solitaire.classroom import lite
+
+    (published / "api" / "contents" / "mine.json").write_text("{}")  # a file of the teacher's inside the site's tree
+    lite.build_site(published, offline=True)
+    status = subprocess.run(["git", "-C", str(published), "status", "--porcelain"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert not [line for line in status if line.startswith(" D")], status  # nothing the repository holds was deleted
+    assert (published / "notes.md").read_text() == "the teacher's own page\n"
+    assert (published / "api" / "contents" / "mine.json").read_text() == "{}"
+    assert (published / "api" / "contents" / "all.json").is_file()
+    made = json.loads((published / lite.SITE_MANIFEST).read_text(encoding="utf-8"))
+    assert "notes.md" not in made and not any(name.startswith(".git") for name in made)
+    assert not list(published.glob(".solitaire-partial-*")) and not list(published.parent.glob(".S1.partial-*"))
+
+
+@pytest.mark.parametrize("times", [1, 2])
+def test_ctrl_c_during_a_rebuild_leaves_the_old_site_whole(published, times):
+    """Before: Ctrl-C during a rebuild left 449 of 596 files and no api/contents/all.json."""
+    from stopping import files_of, interrupt
+
+    before = files_of(published)
+    old_index = published / "api" / "contents" / "all.json"
+
+    def building() -> bool:  # the new site is being written (today's code deleted the old one first)
+        return not old_index.exists() or any(any(p.iterdir()) for p in published.glob(".solitaire-partial-*"))
+
+    stopped = interrupt(["lite", str(published), "--offline"], published.parent, building, wait=120, settle=1.0,
+                        times=times)
+    assert stopped.code == 130 and stopped.left == [], (stopped.code, stopped.left, stopped.err[-2000:])
+    assert stopped.err.strip().splitlines()[-1] == (
+        f"python -m solitaire lite: interrupted while building the site: '{published}' is as it was (the new site "
+        "is built aside and moved into place only when whole)")
+    assert "Traceback" not in stopped.err
+    assert files_of(published) == before
+    assert not list(published.glob(".solitaire-partial-*"))
+
+
+def test_a_folder_that_cannot_be_written_is_said_in_one_line_before_any_work(tmp_path):
+    """Before: a traceback (RuntimeError, PermissionError) and exit 1, after the whole build."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    command = [sys.executable, "-m", "solitaire", "lite", str(locked / "site"), "--offline"]
+    if os.geteuid() == 0:  # root writes anywhere: the folder is made read-only for the command by bubblewrap
+        if shutil.which("bwrap") is None:
+            pytest.skip("as root, needs bubblewrap to make a folder read-only")
+        command = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(locked), str(locked), *command]
+    else:
+        locked.chmod(0o555)
+    from stopping import ENV
+    done = subprocess.run(command, capture_output=True, text=True, env=ENV)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.startswith(f"python -m solitaire lite: error: cannot make a folder in '{locked}' (")
+    assert done.stderr.endswith("): give a folder you may write to\n") and done.stderr.count("\n") == 1
+    assert list(locked.iterdir()) == []
 
 
 # --- the kit's paths for the browser: no processes, no threads (checked here with sys.platform set) -------------
@@ -156,7 +233,11 @@ def page(served):
     with sync_api.sync_playwright() as pw:
         browser = servers.chromium(pw)
         try:
-            tab = browser.new_page(viewport={"width": 1280, "height": 1000})
+            context = browser.new_context(viewport={"width": 1280, "height": 1000})
+            context.cdn = []  # Pyodide's CDN is made unreachable (as offline), for the page and its kernel's worker
+            context.route(f"{CDN_HOST}/**", lambda route: (context.cdn.append(route.request.url), route.abort()))
+            tab = context.new_page()
+            tab.cdn = context.cdn
             tab.outside = []  # the page's requests that leave 127.0.0.1 (the kernel worker's are not seen here; its failed loads are errors)
             tab.on("request", lambda r: None if r.url.startswith((served, "blob:", "data:")) else tab.outside.append(r.url))
             tab.errors = []  # scripts' errors (the site's probes for optional files, answered 404, are expected)
@@ -229,3 +310,57 @@ def test_a_click_plays_a_move_on_the_card_table_in_the_browser(served, page):
     page.wait_for_timeout(300)
     page.screenshot(path=str(SHOTS / "lite_04_after_a_move.png"))
     assert page.outside == [] and page.errors == []  # the kernel's worker logs its failed loads as errors too
+
+
+@NEEDS_CHROMIUM
+def test_a_lesson_that_needs_the_cdn_says_in_one_line_that_it_cannot_be_reached(served, page):
+    """Issue 55: offline, the %pip cell printed nothing ("Failed to fetch" only in the browser's console) and the next
+    cell failed with ModuleNotFoundError. The first cell now says it in one line, with what to do."""
+    page.goto(f"{served}/lab/index.html?path=06_experiments.ipynb", timeout=120_000)
+    servers.wait_for_kernel(page, timeout_ms=180_000)
+    first = page.locator(".jp-Notebook .jp-CodeCell").first
+    first.click()
+    page.keyboard.press("Shift+Enter")
+    first.locator(".jp-OutputArea-output").first.wait_for(timeout=180_000)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=180_000)
+    said = first.locator(".jp-OutputArea-output").all_text_contents()
+    page.screenshot(path=str(SHOTS / "lite_06_offline.png"))
+    assert page.cdn, "the lesson did not ask Pyodide's CDN for its packages"
+    assert len(said) == 1 and said[0].strip().count("\n") == 0, said
+    assert said[0].startswith("This lesson needs numpy, pandas and matplotlib from Pyodide's CDN (cdn.jsdelivr.net), "
+                              "which this browser cannot reach: connect to the internet and run this cell again")
+
+
+def test_the_site_shows_the_browsers_steps_and_links_only_to_what_it_carries(site):
+    """Issue 55: the site's index linked to a TEACHERS.md the site does not carry, and showed pip and venv steps."""
+    out, _ = site
+    carried = {p.name for p in (out / "files").iterdir()}
+    assert "TEACHERS.md" not in carried  # the teacher's answers are not published with the site
+    for path in sorted((out / "files").glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+        links = {t for t in re.findall(r"\]\(([^)#?\s]+)", text) if "://" not in t}
+        assert links <= carried, (path.name, links - carried)
+        assert not re.search(r"pip install|venv|python -m ", text), path.name
+    index = json.loads((out / "files" / "00_index.ipynb").read_text(encoding="utf-8"))
+    assert any("## In the browser" in "".join(c["source"]) for c in index["cells"])
+    assert not any("hold the solutions" in "".join(c["source"]) for c in index["cells"])
+
+
+def test_teachers_md_names_the_lessons_that_need_the_internet_as_the_site_does():
+    """Issue 55: TEACHERS.md listed a lesson 04 that no longer exists and left out 01a."""
+    from solitaire.classroom.lite import needs_cdn
+    from solitaire.classroom.student_copy import lessons_folder, notebooks_in
+
+    stems = {p.stem.split("_")[0]: needs_cdn(json.loads(p.read_text(encoding="utf-8")))
+             for p in notebooks_in(lessons_folder())}
+    guide = (ROOT / "notebooks" / "TEACHERS.md").read_text(encoding="utf-8")
+    section = guide.split("## The lessons in the browser (JupyterLite)", 1)[1].split("\n## ", 1)[0]
+
+    def listed(label: str) -> set[str]:
+        found = re.search(rf"\*\*{label}\.\*\* Lessons ([0-9a-z, and]+?) (use|need)", section)
+        assert found, label
+        return set(re.findall(r"\d+[a-z]?", found[1]))
+
+    assert listed("What works in the browser") == {stem for stem, cdn in stems.items() if not cdn}
+    assert listed("What needs more") == {stem for stem, cdn in stems.items() if cdn}

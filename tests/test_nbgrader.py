@@ -303,13 +303,13 @@ def test_bad_arguments_get_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
     nbgrader_csv.write_text("assignment,student_id,raw_score,score,max_score\n02b_moves,ana,1,1,2\n", encoding="utf-8")
     (tmp_path / "no_gradebook").mkdir()
     cases = [
-        (["nbgrader", str(tmp_path / "full")], "is not empty: give a new or empty folder, or --force"),
+        (["nbgrader", str(tmp_path / "full")], "is not empty: give a new or empty folder, or --force to update"),
         (["nbgrader", str(tmp_path / "c1"), "--points", str(tmp_path / "bad.json")], "no exercise of the lessons"),
         (["nbgrader", str(tmp_path / "c2"), "--points", str(tmp_path / "zero.json")], "a number above 0"),
         (["nbgrader", str(tmp_path / "c3"), "--points", str(tmp_path / "none.json")], "cannot read the points file"),
         (["nbgrader", str(tmp_path / "c4"), "--lessons", str(tmp_path / "nowhere")], "no lessons folder"),
         (["nbgrader"], "the following arguments are required: COURSE_DIR"),
-        (["class-report", str(tmp_path / "none.csv")], "there is no file"),
+        (["class-report", str(tmp_path / "none.csv")], "there is no course folder or file"),
         (["class-report", str(nbgrader_csv)], "nbgrader export's table of totals"),
         (["class-report", str(tmp_path / "no_gradebook")], "has no gradebook.db: give the course folder after"),
         (["class-report", str(nbgrader_csv), "--out", str(tmp_path)], "is a folder"),
@@ -329,3 +329,86 @@ def test_force_rewrites_the_source_and_keeps_the_rest(tmp_path: Path, capsys: py
     assert _cli(["nbgrader", str(course), "--force"], capsys)[0] == 0
     assert (course / "submitted" / "ana").is_dir() and (course / "source" / "02b_moves" / "02b_moves.ipynb").is_file()
     assert json.loads((course / "points.json").read_text(encoding="utf-8"))["02c.draw"] == 1
+
+
+def test_force_keeps_the_teachers_config_and_edits_and_updates_the_points(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture) -> None:
+    """Issue 55: --force (TEACHERS.md's "changing points") silently commented out an uncommented c.Exchange.root
+    again and lost the teacher's edits to source/."""
+    course = tmp_path / "course"
+    assert _cli(["nbgrader", str(course)], capsys)[0] == 0
+    config = course / "nbgrader_config.py"
+    config.write_text(config.read_text(encoding="utf-8").replace('# c.Exchange.root = "/srv/nbgrader/exchange"',
+                                                                 'c.Exchange.root = "/srv/exchange"'), encoding="utf-8")
+    edited = course / "source" / "02c_apply" / "02c_apply.ipynb"
+    nb = nbformat.read(edited, as_version=4)
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("My class does this one on paper first."))
+    nbformat.write(nb, edited)
+    (course / "source" / "02c_apply" / "hints.md").write_text("mine", encoding="utf-8")
+    untouched = course / "source" / "02b_moves" / "02b_moves.ipynb"
+    (course / "points.json").write_text(json.dumps({"02c.draw": 3, "02b.waste_moves": 2}), encoding="utf-8")
+    untouched.write_text(untouched.read_text(encoding="utf-8").replace('"points": 1.0', '"points": 7.0'),
+                         encoding="utf-8")  # as an older kit wrote it: not the teacher's edit, since only points differ
+    code = cli.main(["nbgrader", str(course), "--points", str(course / "points.json"), "--force"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert 'c.Exchange.root = "/srv/exchange"' in config.read_text(encoding="utf-8")
+    assert f"{config}: you changed it since it was written: kept as it is" in out
+    assert f"{edited}: you changed it: kept with your changes, its points updated" in out
+    cells = nbformat.read(edited, as_version=4).cells
+    assert cells[1].source == "My class does this one on paper first."
+    graded = {c.metadata["nbgrader"]["grade_id"]: c for c in cells if c.metadata.get("nbgrader", {}).get("grade")}
+    assert graded["02c-draw"].metadata["nbgrader"]["points"] == 3 and "3 points" in graded["02c-draw"].source
+    assert (course / "source" / "02c_apply" / "hints.md").read_text(encoding="utf-8") == "mine"
+    moves = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
+             for c in nbformat.read(untouched, as_version=4).cells if c.metadata.get("nbgrader", {}).get("grade")}
+    assert moves["02b-waste_moves"] == 2 and f"{untouched}: you changed" not in out  # the command's own: rewritten
+    assert not list(course.glob(".solitaire-partial-*"))
+    code = cli.main(["nbgrader", str(course), "--force"])  # again, with the course's own points.json
+    out = capsys.readouterr().out
+    assert code == 0 and f"{edited}: you changed it" in out and "3 points" in graded["02c-draw"].source
+
+
+def test_a_course_from_student_copies_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 55: a course made from a student's working copy succeeded, and its "solutions" were the stubs."""
+    assert cli.main(["lessons", str(tmp_path / "copy")]) == 0
+    code, err = _cli(["nbgrader", str(tmp_path / "CP5"), "--lessons", str(tmp_path / "copy")], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert f"the lessons in {str(tmp_path / 'copy')!r} are student copies (" in err
+    assert "give the teacher's lessons, the kit's own (leave out --lessons)" in err
+    assert not (tmp_path / "CP5").exists()
+
+
+def test_paths_are_printed_as_paths(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 55: `nbgrader course/` printed course//source/..."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["nbgrader", "course/"]) == 0
+    out = capsys.readouterr().out
+    assert "//" not in out and "course/source/02b_moves/02b_moves.ipynb: 1 exercise (02b.waste_moves)" in out
+    assert out.splitlines()[-1].startswith("next: cd course && nbgrader generate_assignment 01_cards --create")
+
+
+def test_the_class_report_never_writes_over_nbgrader_exports_grades(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """Issue 55: --by-exercise course/grades.csv silently replaced the file nbgrader export wrote (the same
+    command refuses that file as input). An earlier --by-exercise file may be written again."""
+    rows = tmp_path / "by_exercise.csv"
+    rows.write_text("assignment,exercise,student_id,score,max_score,submitted\n01_cards,01.red_cards,ana,1,1,True\n",
+                    encoding="utf-8")
+    export = tmp_path / "grades.csv"
+    export.write_text("assignment,duedate,timestamp,student_id,last_name,first_name,email,raw_score,"
+                      "late_submission_penalty,score,max_score\n01_cards,,,ana,,,,1.0,0.0,1.0,2.0\n", encoding="utf-8")
+    before = export.read_bytes()
+    code, err = _cli(["class-report", str(rows), "--by-exercise", str(export)], capsys)
+    assert code == 2 and err.count("\n") == 1 and export.read_bytes() == before
+    assert f"--by-exercise {str(export)!r} is not a table of grades per exercise that this command wrote" in err
+    assert "writing there would destroy it; give another file, such as by_exercise.csv" in err
+    again = tmp_path / "again.csv"
+    again.write_bytes(rows.read_bytes())
+    code, err = _cli(["class-report", str(rows), "--by-exercise", str(again)], capsys)
+    assert code == 0, err
+    notes = tmp_path / "notes.png"  # a file that is no picture, whatever its name: not written over either
+    notes.write_text("my notes\n", encoding="utf-8")
+    code, err = _cli(["class-report", str(rows), "--out", str(notes)], capsys)
+    assert code == 2 and "is not a picture that this command wrote" in err and notes.read_text() == "my notes\n"

@@ -83,7 +83,8 @@ def _read_table(grades: Any) -> tuple[pd.DataFrame, str]:
     try:
         return pd.read_csv(path, dtype={"student_id": str, "assignment": str, "exercise": str}), name
     except FileNotFoundError:
-        raise ValueError(f"there is no file {name}: give the course folder (its {GRADEBOOK})") from None
+        raise ValueError(f"there is no course folder or file {name}: give the course folder (its {GRADEBOOK}) "
+                         "or a CSV that --by-exercise wrote") from None
     except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
         raise ValueError(f"cannot read {name} as CSV ({str(e).splitlines()[0][:100]}): give the course folder "
                          f"(its {GRADEBOOK})") from None

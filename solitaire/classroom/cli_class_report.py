@@ -29,11 +29,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the report (and write the plot and the rows per exercise when asked); 0 when done."""
-    from ..cli_support import check_output
-    from .class_report import class_report
+    from ..cli_support import check_output, check_ours
+    from .class_report import GRADE_COLUMNS, class_report
 
     check_output("--out", args.out, example="report.png")  # never over a gradebook or another results file
     check_output("--by-exercise", args.by_exercise, example="by_exercise.csv")
+    if args.out:  # nor over another file: an earlier plot may be replaced, nothing else
+        check_ours("--out", args.out, _is_picture, "a picture", "report.png")
+    if args.by_exercise:  # an earlier --by-exercise table may be replaced; nbgrader export's grades.csv may not
+        header = ",".join(GRADE_COLUMNS).encode()
+        check_ours("--by-exercise", args.by_exercise, lambda head: head.lstrip(b"\xef\xbb\xbf").startswith(header),
+                   "a table of grades per exercise", "by_exercise.csv")
     report = class_report(args.grades, out=args.out, plot=args.out is not None)
     print(report.text())
     if args.out:
@@ -42,3 +48,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.by_exercise}: {report.write_by_exercise(args.by_exercise)} rows, one per student and "
               "exercise")
     return 0
+
+
+def _is_picture(head: bytes) -> bool:
+    """Do these first bytes start a PNG, a PDF or an SVG file (what --out writes)?
+
+    >>> _is_picture(b"\\x89PNG\\r\\n\\x1a\\n"), _is_picture(b"assignment,duedate")
+    (True, False)
+    """
+    text = head.lstrip()
+    return head.startswith((b"\x89PNG", b"%PDF")) or text.startswith((b"<?xml", b"<svg", b"<!DOCTYPE svg"))

@@ -27,11 +27,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the working copy and say where it is; 0 when written."""
+    """Write the working copy and say where it is; 0 when written.
+
+    >>> run(argparse.Namespace(folder=""))
+    Traceback (most recent call last):
+    ValueError: the folder for your copy is empty: give a folder name, such as solitaire-lessons
+    """
+    from .staging import check_folder_name
     from .working_copy import write_working_copy
 
-    written = write_working_copy(Path(args.folder))
+    folder = check_folder_name(args.folder, "the folder for your copy", DEFAULT_FOLDER)
+    state: dict = {}
+    args.kept = lambda: (f"after the lessons were written: {folder} holds the whole copy" if state.get("committed")
+                         else f"while writing the lessons: {folder} is as it was (the copy is written aside and "
+                              "moved into place only when whole)")
+    written = write_working_copy(folder, state=state)
     lessons = [p for p in written if p.suffix == ".ipynb"]
-    print(f"wrote {len(lessons)} lessons to {args.folder} (exercises blanked, outputs cleared): start with "
-          f"{Path(args.folder) / '00_index.ipynb'}, or run python -m solitaire lab {args.folder}")
+    print(f"wrote {len(lessons)} lessons to {folder} (exercises blanked, outputs cleared): start with "
+          f"{folder / '00_index.ipynb'}, or run python -m solitaire lab {folder}")
     return 0

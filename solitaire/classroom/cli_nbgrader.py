@@ -23,25 +23,42 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                "--create")
     nb.add_argument("course", metavar="COURSE_DIR", help="a new or empty folder for the course")
     nb.add_argument("--force", action="store_true",
-                    help="write into a folder that is not empty: its config and source/ are rewritten, the gradebook "
-                         "and submissions kept")
+                    help="update a course that is not empty: the files this command wrote are replaced, the ones "
+                         "you changed kept (a changed source notebook gets only its new points), and so are the "
+                         "gradebook and submissions")
     nb.add_argument("--lessons", default=None, metavar="DIR",
                     help="the folder of the lesson notebooks (default: the kit's own lessons)")
     nb.add_argument("--points", default=None, metavar="FILE",
-                    help='points per exercise as JSON, such as {"02b.waste_moves": 2} (default: 1 each)')
+                    help='points per exercise as JSON, such as {"02b.waste_moves": 2} (default: 1 each; with --force, '
+                         "the course's own points.json)")
     nb.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the course, list its assignments and say what to run next; 0 when written."""
-    from .course import write_course
+    """Write the course, list its assignments and say what to run next; 0 when written.
 
-    made = write_course(Path(args.course), Path(args.lessons) if args.lessons else None,
-                        Path(args.points) if args.points else None, force=args.force)
+    >>> run(argparse.Namespace(course="", lessons=None, points=None, force=False))
+    Traceback (most recent call last):
+    ValueError: the course folder is empty: give a folder name, such as course/
+    """
+    from .course import write_course
+    from .staging import check_folder_name
+
+    course = check_folder_name(args.course, "the course folder", "course/")
+    state: dict = {}
+    before = (f"{course} is as it was" if course.is_dir() else f"nothing was written ({course} is made only when "
+              "the course is whole)")
+    args.kept = lambda: (f"after the course was written: {course} holds the whole course" if state.get("committed")
+                         else f"while writing the course: {before} (the course is written aside and moved into place "
+                              "only when whole)")
+    made = write_course(course, Path(args.lessons) if args.lessons else None,
+                        Path(args.points) if args.points else None, force=args.force, state=state)
     for name, ids in made.items():
-        print(f"{args.course}/source/{name}/{name}.ipynb: {len(ids)} exercise{'s' * (len(ids) != 1)} "
+        print(f"{course / 'source' / name / name}.ipynb: {len(ids)} exercise{'s' * (len(ids) != 1)} "
               f"({', '.join(ids)})")
+    for rel, why in state.get("kept", []):
+        print(f"{course / rel}: {why}")
     first = next(iter(made))
-    print(f"next: cd {args.course} && nbgrader generate_assignment {first} --create   (points: "
-          f"{args.course}/points.json, change them and rerun with --points and --force)")
+    print(f"next: cd {course} && nbgrader generate_assignment {first} --create   (points: "
+          f"{course / 'points.json'}, change them and rerun with --force)")
     return 0

@@ -24,11 +24,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .student_copy import SOLUTION_TAG, lessons_folder, stub_for
+from .student_copy import SOLUTION_TAG, STUB_MARK, lessons_folder, stub_for
 
 TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a cell with this tag
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -358,16 +357,20 @@ def default_lessons() -> Path:
 
 
 def write_course(course: Path, lessons: Path | None = None, points_file: Path | None = None,
-                 force: bool = False) -> dict[str, list[str]]:
+                 force: bool = False, state: dict | None = None) -> dict[str, list[str]]:
     """Write an nbgrader course to ``course``: its config, ``points.json`` (the points used) and one assignment per
-    lesson with exercises; return each assignment's exercise ids. ``force`` writes into a folder that is not empty,
-    replacing the config and the lessons' ``source`` folders and keeping the rest (gradebook, submissions)."""
+    lesson with exercises; return each assignment's exercise ids. ``force`` writes into a folder that is not empty:
+    the files this command wrote and nobody changed are replaced; the teacher's changes are kept (a changed config
+    as it is, a changed source notebook with only its points updated: ``course_files``), and so is everything else
+    (gradebook, submissions). Without ``points_file`` a course's own ``points.json`` gives the points. The files are
+    made aside and moved into place together; ``state["kept"]`` lists what was kept, as (path, why)."""
+    from .course_files import write_course_files
     course, lessons = Path(course), Path(lessons) if lessons is not None else default_lessons()
     if course.exists() and not course.is_dir():
         raise ValueError(f"{str(course)!r} is a file: give a folder for the course")
     if course.is_dir() and any(course.iterdir()) and not force:
-        raise ValueError(f"{str(course)!r} is not empty: give a new or empty folder, or --force to rewrite its config "
-                         "and source/ (the gradebook and submissions are kept)")
+        raise ValueError(f"{str(course)!r} is not empty: give a new or empty folder, or --force to update the course "
+                         "(the teacher's changes, the gradebook and submissions are kept)")
     if not lessons.is_dir():
         raise ValueError(f"no lessons folder at {str(lessons)!r}: give --lessons DIR, the folder of the lesson "
                          "notebooks")
@@ -375,21 +378,42 @@ def write_course(course: Path, lessons: Path | None = None, points_file: Path | 
     if not found:
         raise ValueError(f"no lesson in {str(lessons)!r} has exercises (code cells tagged 'solution' followed by "
                          "check(...)): give the folder of the lesson notebooks")
+    check_not_student_copies(found, lessons)
+    if points_file is None and force and (course / "points.json").is_file():
+        points_file = course / "points.json"  # the points the course was made with, and the teacher's changes
     points = read_points(points_file, [e.check_id for ex in found.values() for e in ex])
-    course.mkdir(parents=True, exist_ok=True)
-    (course / "nbgrader_config.py").write_text(CONFIG.replace("{timeout}", str(CELL_TIMEOUT)), encoding="utf-8")
-    (course / "points.json").write_text(json.dumps(points, indent=1) + "\n", encoding="utf-8")
+    files: dict[str, str | bytes] = {"nbgrader_config.py": CONFIG.replace("{timeout}", str(CELL_TIMEOUT)),
+                                     "points.json": json.dumps(points, indent=1) + "\n"}
     made = {}
     for path, ex in found.items():
-        target = course / "source" / path.stem
-        if target.exists():
-            shutil.rmtree(target)
-        target.mkdir(parents=True)
         nb = json.loads(path.read_text(encoding="utf-8"))
-        (target / path.name).write_text(json.dumps(course_notebook(nb, ex, points), indent=1, ensure_ascii=False)
-                                        + "\n", encoding="utf-8")
+        folder = f"source/{path.stem}"
+        files[f"{folder}/{path.name}"] = json.dumps(course_notebook(nb, ex, points), indent=1,
+                                                    ensure_ascii=False) + "\n"
         for needed in _needed_files(nb, lessons):
-            (target / needed.relative_to(lessons)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(needed, target / needed.relative_to(lessons))
+            files[f"{folder}/{needed.relative_to(lessons).as_posix()}"] = needed.read_bytes()
         made[path.stem] = [e.check_id for e in ex]
+    kept = write_course_files(course, files, points, exercise_id, state)
+    if state is not None:
+        state["kept"] = kept
     return made
+
+
+def check_not_student_copies(found: dict[Path, list[Exercise]], lessons: Path) -> None:
+    """Refuse lessons whose exercise cells hold a student's stubs (``# your code here``): a course made from them
+    would grade against stubs, not solutions.
+
+    >>> nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "# your code here\\nx = ..."}]}
+    >>> import tempfile
+    >>> lessons = Path(tempfile.mkdtemp()); _ = (lessons / "01.ipynb").write_text(json.dumps(nb))
+    >>> check_not_student_copies({lessons / "01.ipynb": [Exercise("01.x", 0, 1, "x")]}, lessons)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: the lessons in '...' are student copies (01.ipynb: the exercise 01.x holds the stub '# your code here', not a solution): give the teacher's lessons, the kit's own (leave out --lessons)
+    """
+    for path, ex in found.items():
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for e in ex:
+            if _source(cells[e.solution_cell]).lstrip().startswith(STUB_MARK):
+                raise ValueError(f"the lessons in {str(lessons)!r} are student copies ({path.name}: the exercise "
+                                 f"{e.check_id} holds the stub {STUB_MARK!r}, not a solution): give the teacher's "
+                                 "lessons, the kit's own (leave out --lessons)")

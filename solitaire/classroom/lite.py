@@ -25,9 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..cards import quote
+from ..cli_support import CommandError
 from .lite_runtime import micropip_wheel, runtime_tarball, unpack_runtime, write_lock
 from .lite_wheels import canonical, closure, repack, requirements_in_browser
+from .lite_pages import for_the_browser, install_check
+from .staging import StagedFolder, check_folder_name
 from .student_copy import lessons_folder, write_student_copies
+from .working_copy import KERNELSPEC, for_students
 
 # What the browser kernel needs (the pyodide kernel installs these at start) and what the card table needs.
 KERNEL = ["ipython", "jedi", "comm"]
@@ -37,33 +42,47 @@ KIT = "solitaire-kit"
 INSTALL_CELL = "# In the browser (JupyterLite): install the kit and the card table from this site\n%pip install -q {}"
 CDN_CELL = ("# In the browser (JupyterLite): install the kit from this site, and numpy, pandas and matplotlib from\n"
             "# Pyodide's CDN (this lesson needs the internet)\n%pip install -q {}")
+CDN_PACKAGES = ["numpy", "pandas", "matplotlib"]
 # What a lesson's code uses that Pyodide's own compiled builds provide (the kit's experiments need pandas and tqdm,
 # its plots matplotlib): those lessons install them too, from Pyodide's CDN.
 NEEDS_CDN = re.compile(r"^\s*(%matplotlib|(from|import) (numpy|pandas|matplotlib|solitaire\.(experiments|plots))\b"
                        r"|from solitaire import .*\b(experiments|plots)\b)", re.M)
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+SITE_MANIFEST = ".solitaire-site.json"  # the files a build made (a rebuild replaces only those)
 
 
-def install_cell(nb: dict) -> dict:
+def needs_cdn(nb: dict) -> bool:
+    """Does a lesson's code use numpy, pandas or matplotlib (the kit's experiments and plots included)?
+
+    >>> needs_cdn({"cells": [{"cell_type": "code", "source": "from solitaire import plots"}]})
+    True
+    """
+    return bool(NEEDS_CDN.search("\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")))
+
+
+def install_cell(nb: dict, site_only: list[str] | None = None) -> dict:
     """The code cell put first in a lesson of the site: it installs the kit from the site's own wheels, and for a
-    lesson that uses numpy, pandas or matplotlib those too (from Pyodide's CDN: such a lesson needs the internet).
+    lesson that uses numpy, pandas or matplotlib those too (from Pyodide's CDN: such a lesson needs the internet,
+    and says in one line when the CDN cannot be reached; ``site_only`` names the lessons that need nothing else).
 
     >>> install_cell({"cells": []})["source"].splitlines()[-1]
     '%pip install -q solitaire-kit anywidget'
-    >>> install_cell({"cells": [{"cell_type": "code", "source": "import pandas as pd"}]})["source"].split()[-4:]
-    ['tqdm', 'numpy', 'pandas', 'matplotlib']
+    >>> cell = install_cell({"cells": [{"cell_type": "code", "source": "import pandas as pd"}]})["source"]
+    >>> cell.splitlines()[2].split()[-4:], "cannot reach" in cell
+    (['tqdm', 'numpy', 'pandas', 'matplotlib'], True)
     """
-    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     packages = [KIT, "anywidget"]
-    cell = INSTALL_CELL
-    if NEEDS_CDN.search(code):
-        packages, cell = packages + ["tqdm", "numpy", "pandas", "matplotlib"], CDN_CELL
+    cell = INSTALL_CELL.format(" ".join(packages))
+    if needs_cdn(nb):
+        cell = (CDN_CELL.format(" ".join(packages + ["tqdm", *CDN_PACKAGES])) + "\n"
+                + install_check(CDN_PACKAGES, site_only or []))
     return {"cell_type": "code", "execution_count": None, "id": "lite-install",
-            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": cell.format(" ".join(packages))}
+            "metadata": {"tags": ["lite-install"]}, "outputs": [], "source": cell.rstrip("\n")}
 
 
 def write_lessons(lessons: Path, files: Path) -> list[Path]:
-    """The student copies of ``lessons`` in ``files``, each with the install cell first; the notebooks written.
+    """The student copies of ``lessons`` in ``files`` as the browser shows them (``lite_pages``), each with the
+    install cell first; the notebooks written.
 
     >>> out = write_lessons(lessons_folder(), Path(tempfile.mkdtemp()))
     >>> first = json.loads((out[0].parent / "01_cards.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -71,9 +90,12 @@ def write_lessons(lessons: Path, files: Path) -> list[Path]:
     (['code'], True)
     """
     written = write_student_copies(lessons, files)
-    for path in written:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        nb["cells"].insert(0, install_cell(nb))
+    notebooks = {path: json.loads(path.read_text(encoding="utf-8")) for path in written}
+    site_only = [path.stem.split("_")[0] for path, nb in notebooks.items() if not needs_cdn(nb)]
+    carried = {path.name for path in written}
+    for path, nb in notebooks.items():
+        nb = for_the_browser(for_students(nb, KERNELSPEC), carried)
+        nb["cells"].insert(0, install_cell(nb, site_only))
         nb.setdefault("metadata", {})["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                                        "language": "python"}
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -92,7 +114,7 @@ def kit_wheel(out_dir: Path) -> Path:
         try:
             return repack(metadata.distribution(KIT), out_dir)
         except metadata.PackageNotFoundError:
-            raise ValueError(f"the kit is neither a clone ({root} has no pyproject.toml) nor installed: pip install "
+            raise CommandError(f"the kit is neither a clone ({root} has no pyproject.toml) nor installed: pip install "
                              "'solitaire-kit[lite]'") from None
     with tempfile.TemporaryDirectory() as tmp:  # a copy, so that the build writes nothing into the clone
         src = Path(tmp) / "src"
@@ -106,8 +128,8 @@ def kit_wheel(out_dir: Path) -> Path:
                                "--no-index", "-q", "-w", str(out_dir), str(src)], capture_output=True, text=True)
     wheels = sorted(out_dir.glob("solitaire_kit-*.whl"))
     if done.returncode or not wheels:
-        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise ValueError(f"cannot build the kit's wheel ({last[0]}): pip install setuptools wheel, and try again")
+        raise CommandError(f"cannot build the kit's wheel ({cause_of(done.stderr + done.stdout)}): pip install -e "
+                           "\".[lite]\" in the kit's folder (it brings setuptools and wheel), and try again")
     return wheels[-1]
 
 
@@ -123,7 +145,7 @@ def lab_extension_dirs() -> list[str]:
     for name in LAB_EXTENSIONS:
         hits = [Path(p) / name for p in jupyter_path("labextensions") if (Path(p) / name / "package.json").is_file()]
         if not hits:
-            raise ValueError(f"the lab extension {name} is not installed: pip install 'solitaire-kit[lite]'")
+            raise CommandError(f"the lab extension {name} is not installed: pip install 'solitaire-kit[lite]'")
         found.append(str(hits[0]))
     return found
 
@@ -135,7 +157,7 @@ def _runtime_wheels(runtime: Path, work: Path, pypi: Path, offline: bool) -> dic
     python = lock["info"]["python"]
     mp = micropip_wheel(runtime, fetch=not offline)
     if not mp.is_file():
-        raise ValueError(f"micropip is not cached ({mp}) and --offline forbids downloading it: build once online")
+        raise CommandError(f"micropip is not cached ({mp}) and --offline forbids downloading it: build once online")
     needed = closure(KERNEL + TABLE, python)
     requires = {name: [r for r in requirements_in_browser(dist, python) if r in needed] for name, dist in needed.items()}
     locked = [name for name in needed if name in lock["packages"]]
@@ -165,51 +187,74 @@ def _lite_config(lite: Path, out: Path) -> None:
     (lite / "overrides.json").write_text(json.dumps(overrides, indent=1), encoding="utf-8")
 
 
-def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = None, offline: bool = False) -> dict:
-    """Build the JupyterLite site into ``out`` (new, or a site this command built before, which is replaced);
-    a summary: the lessons, the wheels served, what is left to Pyodide's CDN, the size and the seconds taken.
+def build_site(out: Path, lessons: Path | None = None, pyodide: str | None = None, offline: bool = False,
+               state: dict | None = None) -> dict:
+    """Build the JupyterLite site into ``out`` (new, or a site this command built before); a summary: the lessons,
+    the wheels served, what is left to Pyodide's CDN, the size and the seconds taken.
+
+    The site is built aside and moved into place when whole (``staging``), so an interrupted build leaves ``out``
+    as it was. A rebuild replaces only the files a build makes: anything else in the folder (the ``.git`` of the
+    repository that publishes it, files added by hand) stays. ``state["committed"]`` is set once the site is in
+    place.
 
     >>> build_site(Path(__file__))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
+    ValueError: '.../lite.py' is a file: give a new or empty folder for the site
     """
     start = time.perf_counter()
-    out = Path(out).resolve()
+    out = Path(out).absolute()
     _check_output(out)
     try:
         import jupyterlite_core  # noqa: F401
         import jupyterlite_pyodide_kernel  # noqa: F401
     except ImportError:
-        raise ValueError("the site is built with jupyterlite-core and jupyterlite-pyodide-kernel: pip install "
-                         "'solitaire-kit[lite]'") from None
-    tarball = runtime_tarball(pyodide, fetch=not offline)
-    if not tarball.exists():
-        raise ValueError(f"the Pyodide runtime is not cached ({tarball}) and --offline forbids downloading it: "
-                         "build once online, or give --pyodide FILE")
-    with tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
+        raise CommandError("the site is built with jupyterlite-core and jupyterlite-pyodide-kernel, which are not "
+                           "installed: pip install -e \".[lite]\" in the kit's folder") from None
+    with StagedFolder(out, SITE_MANIFEST, state) as staged, \
+            tempfile.TemporaryDirectory(prefix="solitaire-lite-") as tmp:
+        tarball = runtime_tarball(pyodide, fetch=not offline)
+        if not tarball.exists():
+            raise CommandError(f"the Pyodide runtime is not cached ({tarball}) and --offline forbids downloading it: "
+                             "build once online, or give --pyodide FILE")
         lite = Path(tmp)
         written = write_lessons(lessons or lessons_folder(), lite / "files")
         runtime = unpack_runtime(tarball, lite / "static" / "pyodide")
         served = write_lock(runtime, _runtime_wheels(runtime, lite / "wheels", lite / "pypi", offline))
         kit_wheel(lite / "pypi")
         piplite = sorted(canonical(p.name.split("-")[0]) for p in (lite / "pypi").glob("*.whl"))
-        _lite_config(lite, out)
-        if out.exists():
-            shutil.rmtree(out)
+        _lite_config(lite, staged.files)
         done = subprocess.run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite)],
                               cwd=lite, capture_output=True, text=True)
         if done.returncode:
-            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-            raise RuntimeError(f"jupyter lite build failed:\n{tail}")
-    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+            raise CommandError(f"jupyter lite build failed ({cause_of(done.stdout + done.stderr)}): {out} is as it "
+                               "was")
+        made = staged.commit()
+    size = sum((out / rel).stat().st_size for rel in made)
     return {"lessons": [p.name for p in written], "local": served["local"] + piplite, "cdn": served["cdn"],
             "bytes": size, "seconds": round(time.perf_counter() - start, 1)}
 
 
+def cause_of(output: str) -> str:
+    """The line of a tool's output that names what went wrong: the last that says error or not installed (pip's
+    closing "hint: See above" says nothing), else the last line.
+
+    >>> cause_of("Building...\\nerror: invalid command 'bdist_wheel'\\nhint: See above for details.")
+    "error: invalid command 'bdist_wheel'"
+    """
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    telling = [line for line in lines if re.search(r"error|not installed|no module named|failed", line, re.I)
+               and not line.lower().startswith("hint:")]
+    return ((telling or lines or ["no output"])[-1])[:300]
+
+
 def _check_output(out: Path) -> None:
-    """Refuse to replace a folder that is not empty and is not a site this command built (nothing is lost)."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "jupyter-lite.json").is_file())):
-        raise ValueError(f"{out} exists and is not a JupyterLite site: give a new or empty folder")
+    """Refuse a file, and a folder that is not empty and holds no site this command built (nothing is lost)."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{quote(str(out), 100)} is a file: give a new or empty folder for the site")
+    if out.is_dir() and any(out.iterdir()) and not ((out / SITE_MANIFEST).is_file()
+                                                    or (out / "jupyter-lite.json").is_file()):
+        raise ValueError(f"{quote(str(out), 100)} holds files and no JupyterLite site: give a new or empty folder, or "
+                         "the folder of a site this command built")
 
 
 def add_parser(commands) -> None:
@@ -243,9 +288,16 @@ def run(args) -> int:
     >>> import argparse
     >>> run(argparse.Namespace(dir=__file__, lessons=None, pyodide=None, offline=True))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: .../lite.py exists and is not a JupyterLite site: give a new or empty folder
+    ValueError: '.../lite.py' is a file: give a new or empty folder for the site
     """
-    made = build_site(Path(args.dir), Path(args.lessons) if args.lessons else None, args.pyodide, args.offline)
+    site = check_folder_name(args.dir, "the site's folder", "site/")
+    state: dict = {}
+    before = (f"{quote(args.dir, 100)} is as it was (the new site is built aside and moved into place only when "
+              "whole)" if site.is_dir() else f"nothing was written ({quote(args.dir, 100)} is made only when the site "
+                                              "is whole)")
+    args.kept = lambda: (f"after the site was built: {quote(args.dir, 100)} holds the whole new site"
+                         if state.get("committed") else f"while building the site: {before}")
+    made = build_site(site, Path(args.lessons) if args.lessons else None, args.pyodide, args.offline, state)
     print(f"wrote {args.dir}: {len(made['lessons'])} lessons, {made['bytes'] / 2 ** 20:.1f} MiB, "
           f"{len(made['local'])} packages served from the site, {made['seconds']} s")
     print(f"from Pyodide's CDN when a lesson installs them (online only): {len(made['cdn'])} packages, such as "

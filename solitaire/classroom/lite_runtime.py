@@ -18,6 +18,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from ..cli_support import CommandError
 from .lite_wheels import canonical, sha256_of, top_level_modules
 
 CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
@@ -61,7 +62,7 @@ def runtime_tarball(given: str | None = None, fetch: bool = True) -> Path:
         return cached
     npm = shutil.which("npm")
     if npm is None:
-        raise ValueError(f"the Pyodide runtime {version} is not in {cache_dir()} and npm is not installed: run "
+        raise CommandError(f"the Pyodide runtime {version} is not in {cache_dir()} and npm is not installed: run "
                          f"`npm pack pyodide@{version}` on a machine with npm and give the file with --pyodide")
     cached.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cached.parent) as tmp:
@@ -70,7 +71,7 @@ def runtime_tarball(given: str | None = None, fetch: bool = True) -> Path:
         packed = Path(tmp) / f"pyodide-{version}.tgz"
         if done.returncode or not packed.is_file():
             last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise ValueError(f"npm pack pyodide@{version} failed ({last[0]}): give the runtime with --pyodide FILE")
+            raise CommandError(f"npm pack pyodide@{version} failed ({last[0]}): give the runtime with --pyodide FILE")
         packed.replace(cached)
     return cached
 
@@ -164,7 +165,7 @@ def micropip_wheel(runtime: Path, fetch: bool = True) -> Path:
         got = Path(tmp) / cached.name
         if done.returncode or not got.is_file():
             last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise ValueError(f"cannot download micropip {entry['version']} ({last[0]}): put {cached.name} from "
+            raise CommandError(f"cannot download micropip {entry['version']} ({last[0]}): put {cached.name} from "
                              f"PyPI into {cache_dir()} and build again")
         got.replace(cached)
     return cached
@@ -172,21 +173,21 @@ def micropip_wheel(runtime: Path, fetch: bool = True) -> Path:
 
 def prefetch(fetch: bool = True) -> tuple[Path, Path]:
     """Download what a build needs beyond the installed packages, once, into the cache: the Pyodide core (npm) and
-    micropip (PyPI); their paths. Raises ValueError, saying what to do, where they cannot be had (or are not cached
+    micropip (PyPI); their paths. Raises CommandError, saying what to do, where they cannot be had (or are not cached
     and ``fetch`` is False).
 
     >>> os.environ["SOLITAIRE_CACHE"], before = tempfile.mkdtemp(), os.environ.get("SOLITAIRE_CACHE")
     >>> prefetch(fetch=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: the Pyodide runtime is not in the cache (...): build once online, or give --pyodide FILE
+    solitaire.cli_support.CommandError: the Pyodide runtime is not in the cache (...): build once online, or give --pyodide FILE
     >>> _ = os.environ.pop("SOLITAIRE_CACHE") if before is None else os.environ.update(SOLITAIRE_CACHE=before)
     """
     tarball = runtime_tarball(fetch=fetch)
     if not tarball.is_file():
-        raise ValueError(f"the Pyodide runtime is not in the cache ({tarball}): build once online, or give "
+        raise CommandError(f"the Pyodide runtime is not in the cache ({tarball}): build once online, or give "
                          "--pyodide FILE")
     with tempfile.TemporaryDirectory() as tmp:
         wheel = micropip_wheel(unpack_runtime(tarball, Path(tmp)), fetch=fetch)
     if not wheel.is_file():
-        raise ValueError(f"micropip is not in the cache ({wheel}): build once online")
+        raise CommandError(f"micropip is not in the cache ({wheel}): build once online")
     return tarball, wheel

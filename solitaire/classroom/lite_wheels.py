@@ -16,6 +16,8 @@ import re
 import zipfile
 from pathlib import Path
 
+from ..cli_support import CommandError
+
 # What the browser's Python is: the markers of a requirement are read for it, not for this machine.
 BROWSER = {"sys_platform": "emscripten", "platform_system": "Emscripten", "platform_machine": "wasm32",
            "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython",
@@ -71,7 +73,7 @@ def closure(roots: list[str], python: str) -> dict[str, metadata.Distribution]:
         try:
             found[name] = metadata.distribution(name)
         except metadata.PackageNotFoundError:
-            raise ValueError(f"{name} is needed in the browser but is not installed here: pip install "
+            raise CommandError(f"{name} is needed in the browser but is not installed here: pip install "
                              f"'solitaire-kit[lite]' (or pip install {name}) and build again") from None
         todo += requirements_in_browser(found[name], python)
     return found
@@ -86,7 +88,7 @@ def _files_to_pack(dist: metadata.Distribution) -> tuple[str, list[str]]:
     names = [str(f).replace("\\", "/") for f in dist.files or []]
     info = next((n.split("/")[0] for n in names if n.split("/")[0].endswith(".dist-info")), None)
     if info is None:
-        raise ValueError(f"{dist.metadata['Name']} has no .dist-info folder listed in its RECORD: reinstall it "
+        raise CommandError(f"{dist.metadata['Name']} has no .dist-info folder listed in its RECORD: reinstall it "
                          "with pip and build again")
     kept, compiled = [], []
     for n in names:
@@ -101,7 +103,7 @@ def _files_to_pack(dist: metadata.Distribution) -> tuple[str, list[str]]:
             continue
         kept.append(n)
     if compiled:
-        raise ValueError(f"{dist.metadata['Name']} is compiled ({compiled[0]}), so the browser cannot load it: "
+        raise CommandError(f"{dist.metadata['Name']} is compiled ({compiled[0]}), so the browser cannot load it: "
                          "install its pure-Python wheel (pip install --force-reinstall --no-binary :all: ...) or "
                          "leave it out")
     return info, kept

@@ -22,7 +22,7 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, *, use: Engine 
     made, ``solitaire.play(Game.from_pysol(layout))`` (the table plays on that very Game; ``seed`` is then unused).
 
     ``options`` go to the table: ``theme="dark"`` (or "light", "auto"), ``four_colour=True``, and
-    ``aids=False`` for a table to play by hand (no Solution, Auto-finish or Win chance buttons).
+    ``aids=False`` for a table to play by hand (no Hint, Solution, Auto-finish or Win chance buttons).
 
     ``use=solitaire.use(waste_moves=my_waste_moves)`` plays on the rules with a student's piece in place of the
     kit's (``solitaire.engine``): a wrong piece shows as a move the table offers and the rules refuse, or as a

@@ -5,8 +5,11 @@ down, and the stock played out by drawing alone: ``endgame.plain_finish`` says e
 cards home at once, and the front end flies them to the foundations in a few hundred milliseconds.
 Otherwise it says in one sentence why it waits. Solution is the aid that knows the face-down cards.
 
-A table made with ``aids=False`` refuses Auto-finish, Solution and Win chance (``@aid``) and its front end
-leaves their buttons out (``OFF_WITHOUT_AIDS``), for a challenge played by hand.
+A table made with ``aids=False`` refuses Hint, Auto-finish, Solution and Win chance (``@aid``) and its front end
+leaves their buttons out (``OFF_WITHOUT_AIDS``), for a challenge played by hand: a hint pressed over and over would
+play the challenge for the player.
+
+A replay (Solution, ``load_replay``) ends with the game: Auto-finish, which leaves the replay's line, closes it.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ HINT_COLOURS = {"source": ("pink", SOURCE_MARK), "target": ("cyan", TARGET_MARK)
 SOLUTION_KNOWS = "Solution knows the face-down cards, so it speaks of this very deal."
 WIN_CHANCE_KNOWS = "Win chance knows only what you see, not the face-down cards."
 # The front-end actions a table made with aids=False leaves out (Position text too: it shows the face-down cards).
-OFF_WITHOUT_AIDS = ("auto_finish", "solution", "win_chance", "position_text")
+OFF_WITHOUT_AIDS = ("hint", "auto_finish", "solution", "win_chance", "position_text")
 
 
 def aid(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -59,6 +62,7 @@ class AidsMixin(TableBase):
     """Hint, Auto-finish, Solution, replays and Win chance (mixed into GameWidget)."""
 
     @guarded
+    @aid("Hint")
     def hint(self) -> None:
         """Suggest a move (from solitaire.strategies) and mark it on the table."""
         self.selection = None
@@ -99,6 +103,8 @@ class AidsMixin(TableBase):
         if line is None:
             self._say(f"Auto-finish waits: {why}.")
             return
+        if self.replay:  # the finish leaves the replay's line: the replay ends with the game
+            self._end_replay()
         flight, stock = [], {str(c) for c in self.game.position.stock}
         for move in line:
             before = self.game.position

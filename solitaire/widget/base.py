@@ -29,7 +29,7 @@ class TableBase:
     """What every part of the card table may rely on (set by ``GameWidget.__init__``)."""
 
     game: Game  # the game shown: the single source of truth
-    aids: bool  # False: no Solution, Auto-finish, Win chance or Position text (a challenge to play by hand)
+    aids: bool  # False: no Hint, Solution, Auto-finish, Win chance or Position text (a challenge by hand)
     selection: Selection | None  # the cards picked up, if any
     marked: Move | None  # a move shown on the table (a hint or the next replay step)
     message: str  # the status line, and its kind: 'info', 'ok' or 'error'

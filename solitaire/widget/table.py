@@ -42,8 +42,8 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
     ``auto_finish()``, ``new_deal()``, ``restart()``, ``new_game(variant, seed)``, ``load_replay(moves)``,
     ``replay_next()``, ``replay_prev()``, ``win_chance()``. Indices are 0-based, as in ``Move``.
 
-    ``aids=False`` makes a table to play by hand: no Solution, Auto-finish, Win chance or Position text (which
-    shows the face-down cards); Hint, Undo and Legal moves stay.
+    ``aids=False`` makes a table to play by hand: no Hint, Solution, Auto-finish, Win chance or Position text
+    (which shows the face-down cards); Undo and Legal moves stay.
     """
 
     _esm = HERE / "table.js"
@@ -57,7 +57,7 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         if theme not in THEMES:
             raise ValueError(f"unknown theme {theme!r}: use one of {', '.join(THEMES)}")
         if not isinstance(aids, bool):
-            raise ValueError(f"aids must be True or False, not {aids!r}: aids=False leaves out Solution, "
+            raise ValueError(f"aids must be True or False, not {aids!r}: aids=False leaves out Hint, Solution, "
                              "Auto-finish and Win chance")
         self.game = game if game is not None else Game()
         self.aids = aids
@@ -73,8 +73,8 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self._request: dict[str, str] | None = None  # the front end's request being answered: its id and action
         self._message_for: dict[str, str] | None = None  # the request the status line answers (None: from code)
         self._say(f"{self.game.variant.name}: drag a card onto a pile, or click it and then the pile; "
-                  "click the stock to draw." + ("" if aids else " This table has no Solution, Auto-finish or "
-                                                "Win chance: it is yours to play."))
+                  "click the stock to draw." + ("" if aids else " This table has no Hint, Solution, Auto-finish "
+                                                "or Win chance: it is yours to play."))
         super().__init__(state=table_state(self), theme=theme, four_colour=four_colour, **kwargs)
         self.on_msg(self._on_front_end)
 

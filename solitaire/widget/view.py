@@ -89,7 +89,8 @@ def banner(game: Any, reason: str | None, moves: int) -> str:
 
 
 def replay_state(table: Any) -> dict[str, Any] | None:
-    if not table.replay:
+    """The replay bar's step, length and next move; None (no bar) without a replay, or once the game is won."""
+    if not table.replay or table.game.is_won():
         return None
     step, line = table.replay_step, table.replay
     return {"step": step, "total": len(line), "next": str(line[step]) if step < len(line) else None}
