@@ -9,6 +9,7 @@ from ..endgame import Outcome
 from ..game import Game
 from ..state import deal
 from ..variants import KLONDIKE
+from .hidden import hidden_seed
 from .checks import (NotAnswered, Verdict, call_student, calls_into, exercise, finite_number, hidden_inputs,
                      needs_function, replay_game, _short, student_running)
 
@@ -77,7 +78,8 @@ def _replay_won(answer: Any) -> Verdict:
                          f"solver does not win{moves}.")
 
 
-STRATEGY_DEALS = range(150)  # enough deals for a sign test to see a real lead over random
+STRATEGY_DEALS = range(hidden_seed(0, 515), hidden_seed(0, 515) + 150)  # enough deals for a sign test to see a
+# real lead over random: deals 0-149 in practice, 150 secret ones in a graded check
 GREEDY = ("solitaire.players.GreedyStrategy.choose", "solitaire.players.GreedyStrategy.rank",
           "solitaire.players.GreedyStrategy.rule")  # greedy's own choice: switched off while a student's strategy plays
 STRATEGY_MAX_MOVES = 1500

@@ -7,12 +7,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .hidden import graded_inputs
 from .checks import (NotAnswered, Verdict, agrees_as_shown, call_student, exercise, finite_number, hidden_inputs,
                      needs_function, shown_apart, written_places)
 
 # The (wins, games) pairs a student's Wilson function is tried on: none, few, half, most and all wins.
 WILSON_PAIRS = [(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
                 for k in sorted({0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n}) if 0 <= k <= n]
+WILSON_PAIRS += graded_inputs(601, 12, lambda rng: (lambda n: (rng.randint(0, n), n))(rng.randint(1, 9000)))
 LEAST_PLACES = 3  # the lesson prints intervals to 3 decimals: a function may round its ends, but not coarser
 
 

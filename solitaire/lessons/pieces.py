@@ -15,13 +15,14 @@ from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
 from .checks import NotAnswered, exercise, student_running
+from .hidden import hidden_rng, hidden_seed
 
 KLONDIKE_DRAW_3 = Variant("Klondike draw 3", draw=3)
 ONE_PASS = Variant("Klondike, one pass", passes=1)
 THREE_PASSES_DRAW_3 = Variant("Klondike draw 3, three passes", draw=3, passes=3)
 CARDS_COME_BACK = Variant("Klondike, cards come back", foundation_to_tableau=True)
 CHECKED_VARIANTS = (KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3, ONE_PASS, THREE_PASSES_DRAW_3)
-HIDDEN_SEEDS = 7_000_000  # the checks' playouts start at this deal: no lesson shows these deals
+HIDDEN_SEEDS = 7_000_000  # the practice checks' playouts start at this deal (a graded check's, at a secret one)
 POSITIONS_PER_VARIANT = 400
 
 
@@ -35,15 +36,16 @@ def register(name: str, question: str, pieces: tuple, shows: Any = None) -> Call
 def playout_positions(variant: Variant, wanted: str = "", n: int = POSITIONS_PER_VARIANT) -> tuple[Position, ...]:
     """``n`` positions of ``variant`` met in seeded random playouts of hidden deals (moves picked by
     ``random.Random(seed)``, at most 80 moves a deal), keeping those with cards in the pile ``wanted``
-    ("waste", "stock", or "" for any). The same positions on every run and every machine.
+    ("waste", "stock", or "" for any). The same positions on every run and every machine; in a graded check, the
+    positions of secret deals (``solitaire.lessons.hidden``).
 
     >>> len(playout_positions(KLONDIKE, "waste", 5)), all(p.waste for p in playout_positions(KLONDIKE, "waste", 5))
     (5, True)
     """
     found: list[Position] = []
-    seed = HIDDEN_SEEDS
+    seed = hidden_seed(HIDDEN_SEEDS, HIDDEN_SEEDS)  # in a graded check, secret deals
     while len(found) < n:
-        p, rng = deal(variant, seed), random.Random(seed)
+        p, rng = deal(variant, seed), hidden_rng(seed)
         for _ in range(80):
             if not wanted or getattr(p, wanted):
                 found.append(p)
