@@ -11,9 +11,12 @@ at on the way:
 - ``copy_in_source(chunks, name, teacher)``: the same for an answer sent as source (a course's notebook): every
   ``def`` and ``lambda`` of the student's cells, and every string in them that holds Python code.
 
-A copy is the same syntax tree with locals renamed (``guard.normalised_tree``), or, where no source is kept, the
-same code. The kit's functions are compared as the practice check compares them; the teacher's solutions only when
-bigger than ``TEACHER_LEAST_NODES`` (a short right answer written the teacher's way is not a copy).
+A copy of the kit's piece is the same syntax tree with locals renamed (``guard.normalised_tree``), or, where no
+source is kept, the same code, as the practice check compares them. A copy of the teacher's solution is its text:
+the same body line for line (docstring, comments and names included, indentation and blank lines aside), in a
+solution of at least ``TEACHER_LEAST_NODES`` nodes. A lesson leads its students towards the teacher's solution, so
+the same syntax tree is no evidence there: a right answer written the teacher's way is not a copy, and a pasted
+copy that was renamed or retyped is not named one.
 """
 from __future__ import annotations
 
@@ -42,33 +45,65 @@ def _body_size(node: ast.AST) -> int:
     return sum(1 for stmt in body for _ in ast.walk(stmt))
 
 
-def _functions_in(source: str) -> list[ast.AST]:
-    """Every ``def`` and ``lambda`` of ``source`` (none if it does not parse), with every string in it that
-    parses as Python holding a ``def``."""
+def _functions_in(source: str) -> list[tuple[str, ast.AST]]:
+    """Every ``def`` and ``lambda`` of ``source`` (none if it does not parse), with the source it was read from,
+    and those of every string in it that parses as Python holding one."""
+    source = textwrap.dedent(source)
     try:
-        tree = ast.parse(textwrap.dedent(source))
+        tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
-    found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    found = [(source, n) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
     for text in (n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)):
         if "def " in text or "lambda" in text:
             found += _functions_in(text)
     return found
 
 
-def teacher_trees(sources: list[str]) -> dict[str, str]:
-    """The normalised trees of the teacher's solution functions big enough to count (name to tree).
+def body_text(source: str, node: ast.AST) -> str | None:
+    """A function's body as written, line for line (indentation and blank lines aside), from its source; None for a
+    lambda or a one-line function.
 
-    >>> teacher_trees(["def f(x):\\n    return x"])
+    >>> src = "def f(x):\\n    y = x  # keep\\n\\n    return y\\n"
+    >>> body_text(src, ast.parse(src).body[0])
+    'y = x  # keep\\nreturn y'
+    """
+    if isinstance(node, ast.Lambda) or not getattr(node, "body", None) or node.body[0].lineno == node.lineno:
+        return None
+    lines = source.splitlines()[node.body[0].lineno - 1:node.end_lineno]
+    return "\n".join(line.strip() for line in lines if line.strip())
+
+
+def teacher_texts(sources: list[str]) -> dict[str, str]:
+    """The bodies (``body_text``) of the teacher's solution functions big enough to count, to their names.
+
+    >>> teacher_texts(["def f(x):\\n    return x"])
     {}
     """
     out = {}
     for source in sources:
-        for node in _functions_in(source):
-            if isinstance(node, ast.Lambda) or _body_size(node) < TEACHER_LEAST_NODES:
-                continue
-            out[_tree_of_node(node)] = node.name
+        source = textwrap.dedent(source)
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _body_size(node) >= TEACHER_LEAST_NODES:
+                out[body_text(source, node)] = node.name
     return out
+
+
+def _teacher_copy(source: str, theirs: dict[str, str]) -> str | None:
+    """The teacher's solution that a function's source (``def`` first) copies, if any."""
+    if not theirs:
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError:
+        return None
+    node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    text = body_text(textwrap.dedent(source), node) if node is not None else None
+    return f"the teacher's solution {theirs[text]}" if text in theirs else None
 
 
 def _kit_trees(name: str) -> list[tuple[str, Any]]:
@@ -96,7 +131,7 @@ def copy_in_functions(functions: list[Any], name: str, teacher: list[str] = ()) 
     >>> copy_in_functions([lambda start, n: ("won", 1)], "07.dfs") is None
     True
     """
-    kits, theirs = _kit_trees(name), teacher_trees(list(teacher))
+    kits, theirs = _kit_trees(name), teacher_texts(list(teacher))
     for fn in functions:
         fn = getattr(fn, "__func__", fn)
         if not isinstance(fn, types.FunctionType):
@@ -106,9 +141,12 @@ def copy_in_functions(functions: list[Any], name: str, teacher: list[str] = ()) 
                 return f"the kit's {kit.__name__} itself"
             if _same(fn, kit):
                 return f"the kit's {kit.__name__}"
-        mine = normalised_tree(fn)
-        if mine is not None and mine in theirs:
-            return f"the teacher's solution {theirs[mine]}"
+        try:
+            copied = _teacher_copy(_source(fn), theirs)
+        except (OSError, TypeError):
+            copied = None
+        if copied:
+            return copied
     return None
 
 
@@ -123,9 +161,9 @@ def copy_in_source(chunks: list[tuple[str, str]], name: str, teacher: list[str] 
     """
     kits = [(tree, kit) for tree, kit in _kit_trees(name) if tree is not None]
     big = {tree: kit for tree, kit in kits if _body_size(ast.parse(textwrap.dedent(_source(kit))).body[0]) >= LEAST_NODES}
-    theirs = teacher_trees(list(teacher))
-    for text, _ in chunks:
-        for node in _functions_in(text):
+    theirs = teacher_texts(list(teacher))
+    for chunk, _ in chunks:
+        for text, node in _functions_in(chunk):
             tree = _tree_of_node(node)
             if tree in big:
                 return f"the kit's {big[tree].__name__}"
@@ -133,8 +171,10 @@ def copy_in_source(chunks: list[tuple[str, str]], name: str, teacher: list[str] 
             small = next((kit for t, kit in kits if t == tree and doc and kit.__doc__ == doc), None)
             if small is not None:
                 return f"the kit's {small.__name__}"
-            if tree in theirs:
-                return f"the teacher's solution {theirs[tree]}"
+            segment = ast.get_source_segment(text, node) if not isinstance(node, ast.Lambda) else None
+            copied = _teacher_copy(segment, theirs) if segment else None
+            if copied:
+                return copied
     return None
 
 

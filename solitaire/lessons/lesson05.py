@@ -25,7 +25,7 @@ def _replay_seeds() -> tuple[tuple[int, str], ...]:
     solves without the budget asked for, is seen)."""
     from ..solver import solve
     found: dict[str, list[int]] = {Outcome.WON: [], Outcome.UNWINNABLE: [], Outcome.UNKNOWN: []}
-    for seed in hidden_inputs(2205, 40, lambda rng: rng.randint(1_000, 10**6)):
+    for seed in hidden_inputs(2205, 400, lambda rng: rng.randint(1_000, 10**6)):  # stops once all are found
         status = solve(deal(KLONDIKE, seed), max_seconds=None, max_nodes=REPLAY_NODES).status
         if status == Outcome.UNKNOWN and not _won_with_more(seed):
             continue

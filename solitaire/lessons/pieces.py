@@ -14,7 +14,7 @@ from ..moves import Move, apply, legal_moves
 from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import NotAnswered, exercise, student_running
+from .checks import GRADED, NotAnswered, exercise, student_running
 from .hidden import hidden_rng, hidden_seed
 
 KLONDIKE_DRAW_3 = Variant("Klondike draw 3", draw=3)
@@ -59,23 +59,40 @@ def playout_positions(variant: Variant, wanted: str = "", n: int = POSITIONS_PER
 
 def run_student(fn: Any, calls: list[tuple]) -> list[Any]:
     """The student's ``fn`` called on each argument tuple in ``calls``, with the exercise's kit pieces switched
-    off. A call that raises stops the run with NotAnswered naming the position it was called on."""
+    off. A call that raises stops the run with NotAnswered naming the position it was called on. In a graded check
+    the calls go to the answer's process in one message (``remote.Remote.map``).
+
+    >>> run_student(len, [((1, 2),), ("abc",)])
+    [2, 3]
+    """
     if not callable(fn):
         raise NotAnswered(f"expected a function (its name, without brackets), got {type(fn).__name__} {fn!r}")
     results, failed = [], None
     with student_running():
-        for args in calls:
-            try:
-                results.append(fn(*args))
-            except NotImplementedError:
-                raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") from None
-            except Exception as e:  # noqa: BLE001 - the student's code may raise anything
-                failed = (args[0], e)
-                break
+        if callable(getattr(fn, "map", None)) and GRADED:
+            results, failure = fn.map(list(calls))
+            if failure is not None:
+                from .remote import remote_error
+                failed = (calls[len(results)][0], remote_error(failure))
+                if isinstance(failed[1], NotImplementedError):
+                    raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body")
+                if type(failed[1]).__name__ == "KitSwitchedOff":
+                    raise failed[1]
+        else:
+            for args in calls:
+                try:
+                    results.append(fn(*args))
+                except NotImplementedError:
+                    raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") \
+                        from None
+                except Exception as e:  # noqa: BLE001 - the student's code may raise anything
+                    failed = (args[0], e)
+                    break
     if failed:
         p, e = failed
-        raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  on this {p.variant.name} position:\n"
-                          f"{text_diagram(p)}")
+        shown = f"on this {p.variant.name} position:\n{text_diagram(p)}" if hasattr(p, "variant") and hasattr(
+            p, "columns") else f"on {p!r}"
+        raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  {shown}")
     return results
 
 

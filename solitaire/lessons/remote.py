@@ -28,6 +28,7 @@ from ..tournament.sandbox import NOBODY, Cgroup, detect, kill_tree, sandbox_env,
 from ..tournament.sandbox import PACKAGE as KIT_PACKAGE
 from .guard import KitSwitchedOff
 from .verdicts import NotAnswered, TookTooLong
+from .answer_process import remembered_variant, variant_by_number
 from .wire import Reader, Refused, loads, send
 
 INSIDE = "/kit"  # where the graded kit is seen from inside the sandbox
@@ -77,7 +78,9 @@ class AnswerProcess:
         self.cgroup: Cgroup | None = None
         self.absent_called: list[str] = []
         self.sandboxed = False
-        self.cpu_start = 0.0
+        self.cpu_start = self.check_start = 0.0
+        self.messages = 0  # calls sent so far (a map counts once)
+        self.variants: dict[Any, int] = {}  # the variants sent so far, by their number
         self.log = tempfile.TemporaryFile()
 
     def start(self) -> None:
@@ -99,9 +102,10 @@ class AnswerProcess:
             env |= {"SOLITAIRE_CGROUP": " ".join(self.cgroup.procs_files)}
             argv = ["/bin/sh", "-c", JOIN, "sh", *argv]
         try:
+            self.empty = tempfile.TemporaryDirectory(prefix="graded-answer-")  # its working folder, without a sandbox
             self.proc = subprocess.Popen(argv, pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, stdout=self.log,
                                          stderr=self.log, start_new_session=True, env=env,
-                                         cwd=None if box.isolated else tempfile.gettempdir())
+                                         cwd=None if box.isolated else self.empty.name)
         finally:
             os.close(down_r)
             os.close(up_w)
@@ -131,6 +135,8 @@ class AnswerProcess:
             self.cgroup.remove()
         self.proc, self.cgroup = None, None
         self.log.close()
+        if getattr(self, "empty", None) is not None:
+            self.empty.cleanup()
 
     def _why_ended(self) -> str:
         self.log.seek(0)
@@ -146,12 +152,13 @@ class AnswerProcess:
         ``seconds`` more of CPU (or three times that, plus a minute, of wall time)."""
         if self.proc is None:
             self.start()
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        budget_start, wall_end = self.cpu(), time.monotonic() + 3 * seconds + 60
+        data = self._pickled(message)
+        started = time.monotonic()
+        budget_start, wall_end = None, started + 3 * seconds + 60
         out = memoryview(len(data).to_bytes(8, "little") + data)
         while True:
             writing = [self.down] if out else []
-            ready, can_write, _ = select.select([self.up], writing, [], 0.05)
+            ready, can_write, _ = select.select([self.up], writing, [], 0.02 if time.monotonic() - started < 0.1 else 0.1)
             if can_write:
                 try:
                     out = out[os.write(self.down, out[:1 << 20]):]
@@ -163,8 +170,32 @@ class AnswerProcess:
                 message_bytes = self.reader.ready()
                 if message_bytes is not None:
                     return self._decoded(message_bytes)
-            if self.cpu() - budget_start > seconds or time.monotonic() > wall_end:
-                raise TookTooLong(seconds)
+            if time.monotonic() - started > 0.05:  # a slow reply: its CPU is watched (a quick one is not, to save time)
+                budget_start = self.cpu() if budget_start is None else budget_start
+                if self.cpu() - budget_start > seconds or time.monotonic() > wall_end:
+                    raise TookTooLong(seconds)
+
+    def _pickled(self, message: tuple) -> bytes:
+        """``message`` pickled for the answer's process: each variant whole once per process, by its number
+        afterwards (a variant is checked anew each time it is unpickled, which a strategy asked at every move would
+        pay for)."""
+        import copyreg
+        import io
+
+        from ..variants import Variant
+        known = self.variants
+
+        def by_number(v: Any) -> tuple:
+            if v in known:
+                return variant_by_number, (known[v],)
+            known[v] = len(known)
+            return remembered_variant, (known[v], *v.__reduce__())
+
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = copyreg.dispatch_table | {Variant: by_number}
+        pickler.dump(message)
+        return out.getvalue()
 
     def _decoded(self, data: bytes) -> tuple:
         try:
@@ -185,17 +216,32 @@ class AnswerProcess:
             raise_failure(reply, "loading your answer")
         if reply[0] != "ok" or not isinstance(reply[1], dict):
             raise AnswerGone("the process of your answer sent what is not an answer")
+        self.check_start = self.cpu_seen = self.cpu()
+        self.cpu_read_at = time.monotonic()
         return reply[1], [str(x) for x in reply[2]]
 
+    def left(self) -> float:
+        """CPU seconds left for the check, counted from the answer's load (TookTooLong when none is); read at most
+        every quarter second (many quick calls would spend more reading it than calling)."""
+        now = time.monotonic()
+        if now - self.cpu_read_at > 0.25:
+            self.cpu_seen, self.cpu_read_at = self.cpu(), now
+        left = self.limits.cpu_seconds - (self.cpu_seen - self.check_start)
+        if left <= 0:
+            raise TookTooLong(self.limits.cpu_seconds)
+        return left
+
     def call(self, attribute: str | None, args: tuple) -> Any:
-        reply = self.ask(("call", attribute, args), self.limits.cpu_seconds)
+        self.messages += 1
+        reply = self.ask(("call", attribute, args), self.left())
         if reply[0] == "x":
             raise_failure(reply)
         return reply[1]
 
     def map(self, attribute: str | None, calls: list[tuple]) -> tuple[list, tuple | None]:
         """Call the answer on each argument tuple; the results, and the first failure (or None)."""
-        reply = self.ask(("map", attribute, calls), self.limits.cpu_seconds)
+        self.messages += 1
+        reply = self.ask(("map", attribute, calls), self.left())
         if reply[0] == "x":
             raise_failure(reply)
         results, failure = reply[1], reply[2]
