@@ -71,8 +71,10 @@ _in_machinery = in_machinery
 
 
 def _kit_called(name: str) -> KitCalled:
-    return KitCalled(f"your answer calls the kit's {name}, which is what the exercise asks you to write (it is "
-                     "switched off while your answer is checked): write it yourself.")
+    how = ("it does not exist while your answer is graded" if GRADED else
+           "it is switched off while your answer is checked")
+    return KitCalled(f"your answer calls the kit's {name}, which is what the exercise asks you to write ({how}): "
+                     "write it yourself.")
 
 
 @contextlib.contextmanager
