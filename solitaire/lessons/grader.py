@@ -1,8 +1,9 @@
-"""The grading process: ``python -m solitaire.lessons.grader``, a request on stdin, the verdicts on stdout (JSON).
+"""The grading process: ``python -m solitaire.lessons.grader``, requests on stdin, verdicts on stdout (JSON lines).
 
-``solitaire.lessons.grading`` starts it fresh for every batch of answers, with the course's secret in the
-environment (``hidden.SECRET_VARIABLE``), so that the lessons' checkers, imported here, draw secret hidden inputs
-and nothing a notebook did (a patch, a table, a cache) exists here. For each answer it
+``solitaire.lessons.grading`` starts it fresh (one for each secret, kept for the client's later requests), with the
+course's secret in the environment (``hidden.SECRET_VARIABLE``), so that the lessons' checkers, imported here, draw
+secret hidden inputs and nothing a notebook did (a patch, a table, a cache) exists here: it runs no student code,
+so nothing of one answer reaches the next. For each answer it
 
 1. names a copy of the kit's piece or of the teacher's solution in an answer sent as source (``copies``);
 2. writes the exercise's graded kit (``stripped``), once per exercise;
@@ -14,7 +15,7 @@ and nothing a notebook did (a patch, a table, a cache) exists here. For each ans
 A record of play (``HAND_GRADED``) is checked for what a record can show, a legal replay to the goal, and then
 left to the teacher: a list of moves cannot show who or what found them.
 
-The request: ``{"answers": [{"exercise", "kind": "source" | "pickle", "payload", "answer"}], "teacher": [folders]}``
+A request: ``{"answers": [{"exercise", "kind": "source" | "pickle", "payload", "answer"}], "teacher": [folders]}``
 (a pickle's payload in base64). Each verdict: ``{"exercise", "state": "right" | "wrong" | "hand", "message",
 "seconds", "cpu", "calls"}``; and ``"sandbox"``: the sandbox's one line.
 """
@@ -45,6 +46,9 @@ def _checked(checker: Any, answer: Any) -> tuple[bool, str]:
     except (NotAnswered, AnswerGone) as e:
         return False, str(e)
     except Exception as e:  # noqa: BLE001 - a student's function may raise anything: report it, never a traceback
+        if not type(e).__module__ == "builtins":  # not an exception the answer's process reported: say where, here
+            import traceback
+            traceback.print_exc(file=sys.stderr)
         return False, f"Your answer raised {type(e).__name__}: {e}"
 
 
@@ -105,18 +109,22 @@ def _run(process: Any, checker: Any, kind: str, payload: Any, answer: str | None
 
 
 def main() -> int:
-    request = json.load(sys.stdin)
+    """Serve requests, one JSON line each on stdin, a JSON line of verdicts each on stdout, until stdin closes: a
+    course's autograde (or a test session) asks one grading process for every notebook, so what the checkers work
+    out once (the secret inputs' expected answers) is worked out once."""
     out, sys.stdout = sys.stdout, sys.stderr  # nothing a checker prints may spoil the verdicts
     from .hidden import graded
     from .remote import detect
-    if request.get("secret_required") and not graded():
+    if not graded():
         raise SystemExit("the grading process was started without its secret")
-    teacher = [Path(f) for f in request.get("teacher", [])]
     with tempfile.TemporaryDirectory(prefix="graded-kits-") as folder:
         kits: dict[str, Path] = {}
-        verdicts = [grade_one(r, kits, Path(folder), teacher) for r in request["answers"]]
-    json.dump({"verdicts": verdicts, "sandbox": detect().line}, out)
-    out.flush()
+        for line in sys.stdin:
+            request = json.loads(line)
+            teacher = [Path(f) for f in request.get("teacher", [])]
+            verdicts = [grade_one(r, kits, Path(folder), teacher) for r in request["answers"]]
+            out.write(json.dumps({"verdicts": verdicts, "sandbox": detect().line}) + "\n")
+            out.flush()
     return 0
 
 

@@ -18,12 +18,14 @@ A course's autograde decides grades outside the notebook's kernel altogether (``
 """
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import os
 import secrets
 import subprocess
 import sys
+import threading
 import types
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -44,9 +46,9 @@ class Graded(NamedTuple):
 
 
 def grade(name: str, answer: Any = ..., *, quiet: bool = False, secret: str | None = None) -> bool:
-    """Grade the answer to exercise ``name`` in a fresh process, on hidden inputs drawn from ``secret`` (a fresh
-    one by default); print the verdict and return True if it is right. Nothing the notebook did before (a patch, a
-    table, a reference kept to the kit's piece) carries over.
+    """Grade the answer to exercise ``name`` in a fresh process, on hidden inputs drawn from ``secret`` (by default
+    a secret of this kernel's own, drawn once); print the verdict and return True if it is right. Nothing the
+    notebook did before (a patch, a table, a reference kept to the kit's piece) carries over.
 
     >>> grade("99.nothing", 1)  # doctest: +ELLIPSIS
     ✘ Not yet (graded): There is no exercise called '99.nothing'. ...
@@ -250,20 +252,66 @@ def pickled(answer: Any) -> bytes:
             cloudpickle.unregister_pickle_by_value(module)
 
 
-def run_grader(requests: list[dict], *, secret: str | None = None,
-               teacher: list[str] = ()) -> tuple[list[Graded], str]:
-    """Run the grading process on ``requests`` (see ``solitaire.lessons.grader``); the verdicts and the sandbox's
-    line. ``secret``: the course's (a fresh one when None)."""
+_GRADERS: dict[str, subprocess.Popen] = {}  # the grading processes started here, one for each secret
+_SESSION: list[str] = []  # this process's own secret, drawn when first needed (grade() without a course's)
+_LOCK = threading.Lock()
+
+
+def session_secret() -> str:
+    """A secret of this process's own (a kernel's), drawn once: a secret draw, the one exception to seeded ones.
+
+    >>> session_secret() == session_secret()
+    True
+    """
+    if not _SESSION:
+        _SESSION.append(secrets.token_hex(16))
+    return _SESSION[0]
+
+
+def _grader(secret: str) -> subprocess.Popen:
+    """The grading process of ``secret``, started if it is not running."""
     from .hidden import SECRET_VARIABLE
+    running = _GRADERS.get(secret)
+    if running is not None and running.poll() is None:
+        return running
     env = dict(os.environ)
-    env[SECRET_VARIABLE] = secret or secrets.token_hex(16)  # a secret draw: the one exception to seeded draws
+    env[SECRET_VARIABLE] = secret
     env.pop(DEFERRED, None)
     kit_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join([kit_root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
-    request = json.dumps({"answers": requests, "teacher": list(teacher), "secret_required": True})
-    done = subprocess.run([sys.executable, "-m", "solitaire.lessons.grader"], input=request, capture_output=True,
-                          text=True, env=env, timeout=3600)
-    if done.returncode != 0:
-        raise RuntimeError(f"the grading process failed: {done.stderr.strip()[-3000:]}")
-    said = json.loads(done.stdout)
+    _GRADERS[secret] = subprocess.Popen([sys.executable, "-m", "solitaire.lessons.grader"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, env=env)
+    return _GRADERS[secret]
+
+
+@atexit.register
+def stop_graders() -> None:
+    """End the grading processes started here (their answers' processes end with them).
+
+    >>> stop_graders()
+    """
+    for process in list(_GRADERS.values()):
+        if process.poll() is None:
+            process.stdin.close()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    _GRADERS.clear()
+
+
+def run_grader(requests: list[dict], *, secret: str | None = None,
+               teacher: list[str] = ()) -> tuple[list[Graded], str]:
+    """Grade ``requests`` (see ``solitaire.lessons.grader``) in the grading process of ``secret`` (this process's
+    own when None); the verdicts and the sandbox's line."""
+    request = json.dumps({"answers": requests, "teacher": list(teacher)})
+    with _LOCK:
+        process = _grader(secret or session_secret())
+        process.stdin.write(request + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+    if not line:
+        raise RuntimeError("the grading process ended without an answer: run python -m solitaire.lessons.grader "
+                           "by hand to see why")
+    said = json.loads(line)
     return [Graded(**{k: v[k] for k in Graded._fields}) for v in said["verdicts"]], said["sandbox"]

@@ -103,10 +103,15 @@ def _lead(mine: tuple[bool, ...], theirs: tuple[bool, ...]) -> tuple[int, int, f
 
 
 def _play(strategy: Any) -> list:
-    """The student's strategy played on STRATEGY_DEALS, with greedy's own choice switched off."""
+    """The student's strategy played on STRATEGY_DEALS, with greedy's own choice switched off (in a graded check,
+    the games played at once: ``games.play_remote``)."""
     from ..strategies import play_game
+    from .games import play_remote
     records = []
     with student_running():
+        graded = play_remote(strategy, STRATEGY_DEALS, STRATEGY_MAX_MOVES)
+        if graded is not None:
+            return graded
         for seed in STRATEGY_DEALS:
             try:
                 records.append(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES))

@@ -238,6 +238,17 @@ class AnswerProcess:
             raise_failure(reply)
         return reply[1]
 
+    def games(self, attribute: str | None, decisions: list[tuple]) -> tuple[list, tuple | None]:
+        """One decision in each of many games, ``(game, obs, moves)``, answered by the game's own copy of the
+        strategy (``games.play_remote``): the answers in order, and the first failure (or None)."""
+        self.messages += 1
+        reply = self.ask(("games", attribute, decisions), self.left())
+        if reply[0] == "x":
+            raise_failure(reply)
+        if not isinstance(reply[1], list) or len(reply[1]) > len(decisions):
+            raise AnswerGone("the process of your answer sent what is not an answer")
+        return reply[1], reply[2]
+
     def map(self, attribute: str | None, calls: list[tuple]) -> tuple[list, tuple | None]:
         """Call the answer on each argument tuple; the results, and the first failure (or None)."""
         self.messages += 1
