@@ -14,7 +14,8 @@ at on the way:
 A copy of the kit's piece is the same syntax tree with locals renamed (``guard.normalised_tree``), or, where no
 source is kept, the same code, as the practice check compares them. A copy of the teacher's solution is its text:
 the same body line for line (docstring, comments and names included, indentation and blank lines aside), in a
-solution of at least ``TEACHER_LEAST_NODES`` nodes. A lesson leads its students towards the teacher's solution, so
+solution of at least ``TEACHER_LEAST_NODES`` nodes (for a function made by ``exec``, which keeps no source, the same
+code). A lesson leads its students towards the teacher's solution, so
 the same syntax tree is no evidence there: a right answer written the teacher's way is not a copy, and a pasted
 copy that was renamed or retyped is not named one.
 """
@@ -93,6 +94,31 @@ def teacher_texts(sources: list[str]) -> dict[str, str]:
     return out
 
 
+def teacher_codes(sources: list[str]) -> dict[tuple, str]:
+    """The compiled code of the teacher's solution functions big enough to count, to their names: what a solution
+    read from the notebook and run with ``exec`` (no source kept) shares with it.
+
+    >>> len(teacher_codes(["def f(x):\\n    return x"]))
+    0
+    """
+    out = {}
+    for source in sources:
+        source = textwrap.dedent(source)
+        try:
+            tree, code = ast.parse(source), compile(source, "<teacher>", "exec")
+        except SyntaxError:
+            continue
+        big = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and _body_size(n) >= TEACHER_LEAST_NODES}
+        todo = [code]
+        while todo:
+            c = todo.pop()
+            todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+            if c.co_name in big:
+                out[_code_print(c)] = c.co_name
+    return out
+
+
 def _teacher_copy(source: str, theirs: dict[str, str]) -> str | None:
     """The teacher's solution that a function's source (``def`` first) copies, if any."""
     if not theirs:
@@ -131,7 +157,7 @@ def copy_in_functions(functions: list[Any], name: str, teacher: list[str] = ()) 
     >>> copy_in_functions([lambda start, n: ("won", 1)], "07.dfs") is None
     True
     """
-    kits, theirs = _kit_trees(name), teacher_texts(list(teacher))
+    kits, theirs, codes = _kit_trees(name), teacher_texts(list(teacher)), teacher_codes(list(teacher))
     for fn in functions:
         fn = getattr(fn, "__func__", fn)
         if not isinstance(fn, types.FunctionType):
@@ -139,12 +165,13 @@ def copy_in_functions(functions: list[Any], name: str, teacher: list[str] = ()) 
         for _, kit in kits:
             if fn is kit:
                 return f"the kit's {kit.__name__} itself"
-            if _same(fn, kit):
+            if _same(fn, kit) or (same_code(fn, kit) and _big(kit)):  # its code, whatever its source says
                 return f"the kit's {kit.__name__}"
         try:
             copied = _teacher_copy(_source(fn), theirs)
-        except (OSError, TypeError):
-            copied = None
+        except (OSError, TypeError):  # no source kept (made by exec): its code is compared instead
+            copied = codes.get(_code_print(fn.__code__))
+            copied = f"the teacher's solution {copied}" if copied else None
         if copied:
             return copied
     return None
@@ -176,6 +203,14 @@ def copy_in_source(chunks: list[tuple[str, str]], name: str, teacher: list[str] 
             if copied:
                 return copied
     return None
+
+
+def _big(kit: Any) -> bool:
+    """Whether a kit function is big enough that the same code is a copy (``guard.LEAST_NODES``)."""
+    try:
+        return _body_size(ast.parse(textwrap.dedent(_source(kit))).body[0]) >= LEAST_NODES
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return False
 
 
 def _source(fn: Any) -> str:

@@ -15,8 +15,8 @@ so nothing of one answer reaches the next. For each answer it
 A record of play (``HAND_GRADED``) is checked for what a record can show, a legal replay to the goal, and then
 left to the teacher: a list of moves cannot show who or what found them.
 
-A request: ``{"answers": [{"exercise", "kind": "source" | "pickle", "payload", "answer"}], "teacher": [folders]}``
-(a pickle's payload in base64). Each verdict: ``{"exercise", "state": "right" | "wrong" | "hand", "message",
+A request: ``{"answers": [{"exercise", "kind": "source" | "pickle", "payload", "answer", "limits"}], "teacher":
+[folders]}`` (a pickle's payload in base64; ``limits``, optional, changes ``remote.Limits``). Each verdict: ``{"exercise", "state": "right" | "wrong" | "hand", "message",
 "seconds", "cpu", "calls"}``; and ``"sandbox"``: the sandbox's one line.
 """
 from __future__ import annotations
@@ -56,8 +56,7 @@ def grade_one(request: dict, kits: dict[str, Path], folder: Path, teacher: list[
     """One answer's verdict (see the module's docstring)."""
     from .checks import EXERCISES
     from .copies import copy_in_source, teacher_solutions
-    from .remote import AnswerProcess, as_remote
-    from .running import GRADED
+    from .remote import AnswerProcess, Limits
     from .stripped import build_kit
     name, kind, started = request["exercise"], request["kind"], time.perf_counter()
     said = {"exercise": name, "seconds": 0.0, "cpu": 0.0, "calls": 0}
@@ -72,7 +71,8 @@ def grade_one(request: dict, kits: dict[str, Path], folder: Path, teacher: list[
                                                         "or reformatted, teaches nothing and is not graded right)."}
     if name not in kits:
         kits[name] = build_kit(name, folder / name.replace(".", "_"))
-    process = AnswerProcess(kits[name])
+    limits = Limits(**{k: v for k, v in request.get("limits", {}).items() if k in Limits._fields})
+    process = AnswerProcess(kits[name], limits)
     try:
         ok, message = _run(process, EXERCISES[name][1], kind, payload, request.get("answer"))
     finally:

@@ -318,6 +318,8 @@ def build_kit(name: str, folder: Path) -> Path:
     """Write exercise ``name``'s graded kit into ``folder`` (made if missing); return the folder that holds its
     ``solitaire`` package (what the student's process puts first on its path)."""
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)  # the answer's process reads it as the user nobody, in a sandbox
     target = folder / "solitaire"
     if target.exists():
         shutil.rmtree(target)
