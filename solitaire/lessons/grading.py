@@ -67,9 +67,10 @@ def grade(name: str, answer: Any = ..., *, quiet: bool = False, secret: str | No
 
 
 def graded_verdicts(answers: list[tuple[str, Any]], *, secret: str | None = None,
-                    teacher: list[Path] | None = None) -> list[Graded]:
-    """The verdicts on many (exercise, answer) pairs, graded in one fresh grading process (each answer in a fresh
-    process of its own). ``teacher``: folders of the teacher's notebooks to name copies of (by default the
+                    teacher: list[Path] | None = None, workers: int = 1) -> list[Graded]:
+    """The verdicts on many (exercise, answer) pairs, graded in the grading process of ``secret`` (each answer in
+    a fresh process of its own); with ``workers`` above 1, in that many grading processes at once, each exercise's
+    answers in one of them. ``teacher``: folders of the teacher's notebooks to name copies of (by default the
     lessons' folder, when it holds the teacher's solutions)."""
     from .checks import EXERCISES
     folders = [str(f) for f in (teacher if teacher is not None else teacher_folders())]
@@ -88,8 +89,27 @@ def graded_verdicts(answers: list[tuple[str, Any]], *, secret: str | None = None
             continue
         out.append(None)
         requests.append({"exercise": name, "kind": "pickle", "payload": base64.b64encode(payload).decode()})
-    verdicts = iter(run_grader(requests, secret=secret, teacher=folders)[0]) if requests else iter(())
+    verdicts = iter(_in_lanes(requests, secret, folders, workers))
     return [v if v is not None else next(verdicts) for v in out]
+
+
+def _in_lanes(requests: list[dict], secret: str | None, teacher: list[str], workers: int) -> list[Graded]:
+    """``requests`` graded by ``workers`` grading processes at once (an exercise's answers all in one, which works
+    out that exercise's hidden inputs once); the verdicts in the order of the requests."""
+    if not requests:
+        return []
+    lanes: list[list[int]] = [[] for _ in range(max(1, min(workers, len(requests))))]
+    for name in dict.fromkeys(r["exercise"] for r in requests):
+        mine = [i for i, r in enumerate(requests) if r["exercise"] == name]
+        min(lanes, key=len).extend(mine)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(len(lanes)) as pool:
+        done = list(pool.map(lambda lane: run_grader([requests[i] for i in lanes[lane]], secret=secret,
+                                                     teacher=teacher, lane=lane)[0], range(len(lanes))))
+    out: dict[int, Graded] = {}
+    for lane, verdicts in zip(lanes, done):
+        out.update(zip(lane, verdicts))
+    return [out[i] for i in range(len(requests))]
 
 
 def _refused_here(name: str, answer: Any, exercises: dict, teacher: list[Path]) -> str | None:
@@ -252,9 +272,10 @@ def pickled(answer: Any) -> bytes:
             cloudpickle.unregister_pickle_by_value(module)
 
 
-_GRADERS: dict[str, subprocess.Popen] = {}  # the grading processes started here, one for each secret
+_GRADERS: dict[tuple[str, int], subprocess.Popen] = {}  # the grading processes started here: (secret, lane)
 _SESSION: list[str] = []  # this process's own secret, drawn when first needed (grade() without a course's)
 _LOCK = threading.Lock()
+_LOCKS: dict[tuple[str, int], threading.Lock] = {}  # one request at a time in each grading process
 
 
 def session_secret() -> str:
@@ -268,10 +289,10 @@ def session_secret() -> str:
     return _SESSION[0]
 
 
-def _grader(secret: str) -> subprocess.Popen:
-    """The grading process of ``secret``, started if it is not running."""
+def _grader(secret: str, lane: int = 0) -> subprocess.Popen:
+    """The grading process of ``secret`` (the ``lane``-th of them), started if it is not running."""
     from .hidden import SECRET_VARIABLE
-    running = _GRADERS.get(secret)
+    running = _GRADERS.get((secret, lane))
     if running is not None and running.poll() is None:
         return running
     env = dict(os.environ)
@@ -279,9 +300,9 @@ def _grader(secret: str) -> subprocess.Popen:
     env.pop(DEFERRED, None)
     kit_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join([kit_root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
-    _GRADERS[secret] = subprocess.Popen([sys.executable, "-m", "solitaire.lessons.grader"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, env=env)
-    return _GRADERS[secret]
+    _GRADERS[secret, lane] = subprocess.Popen([sys.executable, "-m", "solitaire.lessons.grader"],
+                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    return _GRADERS[secret, lane]
 
 
 @atexit.register
@@ -300,13 +321,16 @@ def stop_graders() -> None:
     _GRADERS.clear()
 
 
-def run_grader(requests: list[dict], *, secret: str | None = None,
-               teacher: list[str] = ()) -> tuple[list[Graded], str]:
+def run_grader(requests: list[dict], *, secret: str | None = None, teacher: list[str] = (),
+               lane: int = 0) -> tuple[list[Graded], str]:
     """Grade ``requests`` (see ``solitaire.lessons.grader``) in the grading process of ``secret`` (this process's
-    own when None); the verdicts and the sandbox's line."""
+    own when None; the ``lane``-th, when several grade at once); the verdicts and the sandbox's line."""
     request = json.dumps({"answers": requests, "teacher": list(teacher)})
+    key = (secret or session_secret(), lane)
     with _LOCK:
-        process = _grader(secret or session_secret())
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        process = _grader(*key)
         process.stdin.write(request + "\n")
         process.stdin.flush()
         line = process.stdout.readline()

@@ -2,16 +2,21 @@
 
 In the practice ``check`` every hidden input comes from a generator seeded with a number in the checker's source,
 so the same inputs come back on every run and every machine (and a function that returns a constant earns
-nothing). In a graded check (``solitaire.lessons.grading``) the grading process first calls ``set_secret`` with
-the course's secret: every generator is then seeded with the secret and the checker's number together (through
-SHA-256), so the inputs differ from course to course, and reading the kit's source does not give them. The secret
+nothing). In a graded check (``solitaire.lessons.grading``) the grading process holds the course's secret: each
+checker then draws secret inputs too, from a generator seeded with the secret and the checker's number together
+(through SHA-256), and tries them first, before the practice ones. The secret ones differ from course to course
+and reading the kit's source does not give them, so an answer that tabulates the practice inputs fails; the
+practice ones are kept, so every mistake the practice check finds, a grade finds too. The secret
 must be set before the lesson modules are imported, since some of them draw their inputs once, at import: a grading
 process is started with it in the environment variable ``SECRET_VARIABLE``, which this module reads and removes
 from the environment when it is first imported (so no process started later inherits it).
 
-- ``hidden_inputs(seed, count, make)``: ``count`` inputs made by ``make(rng)``;
-- ``hidden_rng(seed)``: the generator itself, for a checker that draws in its own way;
+- ``hidden_inputs(seed, count, make)``: ``count`` inputs made by ``make(rng)`` (when graded, ``count`` secret ones,
+  then the ``count`` practice ones);
+- ``hidden_rng(seed)``: a generator, for a checker that draws in its own way (secret when graded);
+  ``hidden_rngs(seed)``: the generators to draw from in turn (the secret one, then the practice one, when graded);
 - ``hidden_seed(practice, salt)``: one deal number: ``practice`` in the practice check, a secret one when graded;
+  ``hidden_seeds(practice, salt)``: deal numbers (secret ones, then the practice ones, when graded);
 - ``graded_inputs(seed, count, make)``: inputs that only a graded check adds (none in practice), beside a
   checker's fixed ones, so a table of the fixed inputs answers nothing when it counts.
 """
@@ -62,18 +67,27 @@ def hidden_rng(seed: int) -> random.Random:
     return random.Random(hashlib.sha256(f"{_SECRET[0]}\x00{seed}".encode()).digest())
 
 
+def hidden_rngs(seed: int) -> list[random.Random]:
+    """The generators a checker draws its inputs from in turn: ``random.Random(seed)``; in a grading process the
+    secret one first.
+
+    >>> [r.random() for r in hidden_rngs(5)] == [random.Random(5).random()]
+    True
+    """
+    return ([hidden_rng(seed)] if _SECRET else []) + [random.Random(seed)]
+
+
 def hidden_inputs(seed: int, count: int, make: Callable[[random.Random], Any]) -> list[Any]:
-    """``count`` inputs made by ``make(rng)`` from ``hidden_rng(seed)``: the lesson never shows them, so an answer
-    that returns a constant (or the one value the lesson's data gives) earns nothing; in a graded check they are
-    secret too.
+    """``count`` inputs made by ``make(rng)`` from each of ``hidden_rngs(seed)``: the lesson never shows them, so
+    an answer that returns a constant (or the one value the lesson's data gives) earns nothing; in a graded check
+    ``count`` secret ones come first.
 
     >>> hidden_inputs(1, 3, lambda rng: rng.randint(1, 100)) == hidden_inputs(1, 3, lambda rng: rng.randint(1, 100))
     True
     >>> len(set(hidden_inputs(1, 20, lambda rng: rng.randint(1, 10**6))))
     20
     """
-    rng = hidden_rng(seed)
-    return [make(rng) for _ in range(count)]
+    return [make(rng) for rng in hidden_rngs(seed) for _ in range(count)]
 
 
 def graded_inputs(seed: int, count: int, make: Callable[[random.Random], Any]) -> list[Any]:
@@ -83,7 +97,7 @@ def graded_inputs(seed: int, count: int, make: Callable[[random.Random], Any]) -
     >>> graded_inputs(1, 3, lambda rng: rng.random())
     []
     """
-    return hidden_inputs(seed, count, make) if _SECRET else []
+    return [make(rng) for rng in [hidden_rng(seed)] for _ in range(count)] if _SECRET else []
 
 
 def hidden_seed(practice: int, salt: int) -> int:
@@ -96,3 +110,13 @@ def hidden_seed(practice: int, salt: int) -> int:
     if not _SECRET:
         return practice
     return hidden_rng(salt).randrange(*SECRET_DEALS)
+
+
+def hidden_seeds(practice: list[int], salt: int) -> list[int]:
+    """Deal numbers: ``practice`` in the practice check; in a grading process as many secret ones first.
+
+    >>> hidden_seeds([0, 1, 2], 73)
+    [0, 1, 2]
+    """
+    secret = [hidden_rng(salt).randrange(*SECRET_DEALS) + i for i in range(len(practice))] if _SECRET else []
+    return secret + list(practice)

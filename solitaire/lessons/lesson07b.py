@@ -14,7 +14,7 @@ from ..moves import FLIP, apply, legal_moves, rules
 from ..render import text_diagram
 from ..state import Position, deal, observe
 from ..variants import ITALIAN, KLONDIKE, Variant
-from .hidden import hidden_seed
+from .hidden import hidden_seeds
 from .checks import NotAnswered, Verdict, _short, call_student, calls_into, exercise, no_return
 from .lesson07 import MINI, canonical_state_key
 from .pieces import playout_positions
@@ -25,7 +25,7 @@ def _random_positions(variants: tuple[Variant, ...], steps: int, every: int = 1)
     from ..strategies import RandomStrategy
     out = []
     for v in variants:
-        for seed in [hidden_seed(s, 7300 + s) for s in range(3)]:  # secret deals in a graded check
+        for seed in hidden_seeds([0, 1, 2], 7300):  # secret deals first in a graded check
             p, strategy = deal(v, seed), RandomStrategy(seed)
             for step in range(steps):
                 moves = legal_moves(p)
