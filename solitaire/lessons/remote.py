@@ -32,6 +32,7 @@ from .answer_process import remembered_variant, variant_by_number
 from .wire import Reader, Refused, loads, send
 
 INSIDE = "/kit"  # where the graded kit is seen from inside the sandbox
+UNSANDBOXED = "SOLITAIRE_GRADE_UNSANDBOXED"  # set in a grading process's environment: answers run without a sandbox
 JOIN = 'for f in $SOLITAIRE_CGROUP; do echo $$ > "$f" || exit 97; done; unset SOLITAIRE_CGROUP; exec "$@"'
 
 
@@ -85,6 +86,8 @@ class AnswerProcess:
 
     def start(self) -> None:
         box = detect()
+        if os.environ.get(UNSANDBOXED):  # a teacher's measurement (benchmarks/bench_grading.py), never a course's
+            box = box._replace(isolated=False, cgroups="")
         self.sandboxed = box.isolated
         down_r, self.down = os.pipe()
         self.up, up_w = os.pipe()
