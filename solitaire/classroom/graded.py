@@ -45,7 +45,13 @@ def write_secret(course: Path) -> Path:
 
 
 def read_secret(course: Path) -> str:
-    """A course's secret, or a ValueError saying how to make one."""
+    """A course's secret, or a ValueError saying how to make one.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> read_secret(write_secret(folder).parent) == (folder / SECRET_FILE).read_text().strip()
+    True
+    """
     path = Path(course) / SECRET_FILE
     try:
         secret = path.read_text(encoding="utf-8").strip()
@@ -151,7 +157,11 @@ def graded_call(source: str) -> tuple[str, str] | None:
 
 
 def course_root(resources: dict) -> Path:
-    """The course folder of an autograde run: where nbgrader's gradebook is (else the current folder)."""
+    """The course folder of an autograde run: where nbgrader's gradebook is (else the current folder).
+
+    >>> course_root({"nbgrader": {"db_url": "sqlite:////srv/course/gradebook.db"}})
+    PosixPath('/srv/course')
+    """
     url = str(resources.get("nbgrader", {}).get("db_url", ""))
     if url.startswith("sqlite:///"):
         return Path(url[len("sqlite:///"):]).parent
@@ -173,7 +183,11 @@ def verdict_outputs(state: str, message: str) -> list[dict]:
 
 def grade_notebook(nb: Any, course: Path, assignment: str | None = None) -> list[tuple[int, str, str]]:
     """Grade every autograded test cell of an executed notebook from its source; set each cell's outputs to the
-    verdict. Returns (cell index, exercise, state) for each."""
+    verdict. Returns (cell index, exercise, state) for each.
+
+    >>> grade_notebook({"cells": [{"cell_type": "markdown", "source": "no exercise"}]}, Path("."))
+    []
+    """
     from ..lessons.grading import run_grader
     from .course import TEST_TAG
     tests = []

@@ -41,7 +41,12 @@ def remembered_variant(number: int, cls: type, fields: tuple) -> Any:
 
 
 def variant_by_number(number: int) -> Any:
-    """A variant the grader sent before."""
+    """A variant the grader sent before.
+
+    >>> from solitaire import ITALIAN
+    >>> variant_by_number(remembered_variant(7, *ITALIAN.__reduce__()) and 7).name
+    'Italian 32-card'
+    """
     return VARIANTS[number]
 
 
@@ -78,7 +83,12 @@ def _run_import(node: ast.ImportFrom, namespace: dict) -> None:
 
 def run_chunks(chunks: list[tuple[str, str]], namespace: dict) -> list[str]:
     """Run each chunk of source ``(text, file name)`` statement by statement in ``namespace``; a statement that
-    raises is skipped. Returns what each skipped statement raised."""
+    raises is skipped. Returns what each skipped statement raised.
+
+    >>> namespace = {}
+    >>> run_chunks([("x = 1\\ny = 1 / 0\\nz = x + 1", "<cell>")], namespace), namespace["z"]
+    (['line 2: ZeroDivisionError: division by zero'], 2)
+    """
     import linecache
     problems = []
     for text, filename in chunks:
@@ -101,7 +111,11 @@ def run_chunks(chunks: list[tuple[str, str]], namespace: dict) -> list[str]:
 
 
 def describe(answer: Any) -> dict:
-    """What the grader needs to know of an answer: whether it is called, its methods, its name, or its value."""
+    """What the grader needs to know of an answer: whether it is called, its methods, its name, or its value.
+
+    >>> describe(len)["callable"], describe([1, 2])["value"]
+    (True, [1, 2])
+    """
     plain = (type(answer).__module__ or "").split(".")[0] in ("builtins", "numpy", "pandas")  # ndarray.choose...
     methods = [] if plain else [m for m in ("choose", "rank") if callable(getattr(answer, m, None))]
     name = getattr(answer, "__name__", None)

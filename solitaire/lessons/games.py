@@ -85,7 +85,11 @@ class _Failed(Exception):
 def play_remote(strategy: Any, seeds: range, max_moves: int, variant: str = "klondike") -> list | None:
     """``play_game(variant, seed, strategy, max_moves=max_moves)`` for every seed, the games played at once, when
     ``strategy`` is a graded answer (its process's proxy, or a lesson's wrapper of one); None otherwise (the
-    practice check plays them one by one)."""
+    practice check plays them one by one).
+
+    >>> play_remote(lambda obs, moves: moves[0], range(3), 100) is None
+    True
+    """
     from ..notation import move_from_text
     from ..state import deal, observe
     from ..strategies import GameRecord, game_loop

@@ -52,7 +52,7 @@ def _checked(checker: Any, answer: Any) -> tuple[bool, str]:
         return False, f"Your answer raised {type(e).__name__}: {e}"
 
 
-def grade_one(request: dict, kits: dict[str, Path], folder: Path, teacher: list[Path]) -> dict:
+def _grade_one(request: dict, kits: dict[str, Path], folder: Path, teacher: list[Path]) -> dict:
     """One answer's verdict (see the module's docstring)."""
     from .checks import EXERCISES
     from .copies import copy_in_source, teacher_solutions
@@ -122,7 +122,7 @@ def main() -> int:
         for line in sys.stdin:
             request = json.loads(line)
             teacher = [Path(f) for f in request.get("teacher", [])]
-            verdicts = [grade_one(r, kits, Path(folder), teacher) for r in request["answers"]]
+            verdicts = [_grade_one(r, kits, Path(folder), teacher) for r in request["answers"]]
             out.write(json.dumps({"verdicts": verdicts, "sandbox": detect().line}) + "\n")
             out.flush()
     return 0

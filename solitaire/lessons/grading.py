@@ -71,7 +71,11 @@ def graded_verdicts(answers: list[tuple[str, Any]], *, secret: str | None = None
     """The verdicts on many (exercise, answer) pairs, graded in the grading process of ``secret`` (each answer in
     a fresh process of its own); with ``workers`` above 1, in that many grading processes at once, each exercise's
     answers in one of them. ``teacher``: folders of the teacher's notebooks to name copies of (by default the
-    lessons' folder, when it holds the teacher's solutions)."""
+    lessons' folder, when it holds the teacher's solutions).
+
+    >>> [v.state for v in graded_verdicts([("01.red_cards", ...), ("99.nothing", len)])]
+    ['wrong', 'wrong']
+    """
     from .checks import EXERCISES
     folders = [str(f) for f in (teacher if teacher is not None else teacher_folders())]
     out: list[Graded | None] = []
@@ -190,7 +194,7 @@ def _inside(obj: Any, functions: list, lessons: list, allowed: set[str]) -> list
         dotted = f"{obj.__module__}.{obj.__qualname__}"
         if (obj.__module__ or "").startswith("solitaire.lessons.") and dotted not in allowed:
             lessons.append(obj.__qualname__)
-        if (obj.__module__ or "").startswith("solitaire"):
+        if (obj.__module__ or "").startswith("solitaire") and _by_name(obj):
             return []  # the kit's own: sent by name (what it calls is the graded kit's)
         names = _names(obj.__code__)
         return ([obj.__globals__[n] for n in names if n in obj.__globals__] + list(obj.__defaults__ or ())
@@ -207,6 +211,18 @@ def _inside(obj: Any, functions: list, lessons: list, allowed: set[str]) -> list
 
 
 GLOBAL_OPS = ("LOAD_GLOBAL", "STORE_GLOBAL", "DELETE_GLOBAL", "LOAD_NAME")
+
+
+def _by_name(fn: Any) -> bool:
+    """Whether ``fn`` is what its module holds under its name: the kit's own function, which goes by name.
+
+    >>> _by_name(carried_functions), _by_name(lambda: 0)
+    (True, False)
+    """
+    obj: Any = sys.modules.get(fn.__module__)
+    for part in fn.__qualname__.split("."):
+        obj = getattr(obj, part, None)
+    return obj is fn
 
 
 def _names(code: types.CodeType) -> set[str]:
@@ -324,7 +340,12 @@ def stop_graders() -> None:
 def run_grader(requests: list[dict], *, secret: str | None = None, teacher: list[str] = (),
                lane: int = 0) -> tuple[list[Graded], str]:
     """Grade ``requests`` (see ``solitaire.lessons.grader``) in the grading process of ``secret`` (this process's
-    own when None; the ``lane``-th, when several grade at once); the verdicts and the sandbox's line."""
+    own when None; the ``lane``-th, when several grade at once); the verdicts and the sandbox's line.
+
+    >>> verdicts, line = run_grader([], secret="a doctest's")
+    >>> verdicts, line.startswith("sandbox: ")
+    ([], True)
+    """
     request = json.dumps({"answers": requests, "teacher": list(teacher)})
     key = (secret or session_secret(), lane)
     with _LOCK:

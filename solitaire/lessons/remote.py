@@ -287,6 +287,13 @@ def remote_error(reply: tuple) -> BaseException:
 
 
 def raise_failure(reply: tuple, doing: str = "") -> None:
+    """Raise what an answer's process reported: the exception itself, or NotAnswered saying what was being done.
+
+    >>> raise_failure(("x", "NameError", "name 'p' is not defined", "error", 1), "loading your answer")
+    Traceback (most recent call last):
+    ...
+    solitaire.lessons.verdicts.NotAnswered: loading your answer raised NameError: name 'p' is not defined
+    """
     if doing:
         raise NotAnswered(f"{doing} raised {reply[1]}: {reply[2]}")
     raise remote_error(reply)
@@ -332,7 +339,11 @@ class Remote(RemoteObject):
 
 
 def as_remote(process: AnswerProcess, description: dict) -> Any:
-    """The answer as a checker takes it: its value, or a proxy that calls it in its process."""
+    """The answer as a checker takes it: its value, or a proxy that calls it in its process.
+
+    >>> as_remote(None, {"value": [1, 2], "callable": False}), callable(as_remote(None, {"callable": True}))
+    ([1, 2], True)
+    """
     if "value" in description:
         return description["value"]
     return (Remote if description.get("callable") else RemoteObject)(process, description)

@@ -266,7 +266,12 @@ def _lazy_imports(node: ast.AST) -> set[tuple[str, str]]:
 
 def sliced_lessons(absent: list[str]) -> dict[str, str]:
     """The graded kit's ``solitaire/lessons`` modules, by file name: each keeps what the lessons import from it and
-    what that needs (following imports between lesson modules), the absent ones as placeholders."""
+    what that needs (following imports between lesson modules), the absent ones as placeholders.
+
+    >>> sliced = sliced_lessons(absent_names("07.dfs"))
+    >>> "depth_first = _absent_piece(" in sliced["lesson07.py"], "lesson06.py" in sliced
+    (True, False)
+    """
     trees = {p.stem: ast.parse(p.read_text(encoding="utf-8")) for p in (PACKAGE / "lessons").glob("*.py")
              if p.name != "__init__.py" and p.name not in KEPT_WHOLE}
     wanted = {(module, name) for module, names in lesson_imports().items() for name in names if module in trees}
@@ -316,7 +321,13 @@ def _copy_package(target: Path) -> None:
 
 def build_kit(name: str, folder: Path) -> Path:
     """Write exercise ``name``'s graded kit into ``folder`` (made if missing); return the folder that holds its
-    ``solitaire`` package (what the student's process puts first on its path)."""
+    ``solitaire`` package (what the student's process puts first on its path).
+
+    >>> import tempfile
+    >>> kit = build_kit("02c.draw", Path(tempfile.mkdtemp())) / "solitaire"
+    >>> "_draw = _absent_piece(" in (kit / "moves.py").read_text(), (kit / "lessons" / "lesson05.py").exists()
+    (True, True)
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o755)  # the answer's process reads it as the user nobody, in a sandbox

@@ -59,7 +59,12 @@ class SafeUnpickler(pickle.Unpickler):
 
 
 def loads(data: bytes) -> Any:
-    """Unpickle what an answer's process sent, with ``SafeUnpickler``."""
+    """Unpickle what an answer's process sent, with ``SafeUnpickler``.
+
+    >>> from fractions import Fraction
+    >>> loads(dumps({"p": Fraction(1, 3)}))
+    {'p': Fraction(1, 3)}
+    """
     return SafeUnpickler(io.BytesIO(data)).load()
 
 
@@ -105,7 +110,12 @@ def dumps(value: Any) -> bytes:
 
 
 def send(fd: int, data: bytes) -> None:
-    """Write one message (bytes, already pickled) to the pipe ``fd``."""
+    """Write one message (bytes, already pickled) to the pipe ``fd``.
+
+    >>> r, w = os.pipe()
+    >>> send(w, dumps("hello")); loads(Reader(r).receive())
+    'hello'
+    """
     data = HEADER.pack(len(data)) + data
     while data:
         data = data[os.write(fd, data):]
