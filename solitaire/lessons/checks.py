@@ -21,7 +21,7 @@ from .judging import (  # noqa: F401  (the checkers import them from here)
     SHOWN_PLACES, _float_or_none, _short, agrees, agrees_as_shown, as_card, as_number, described, finite_number,
     needs_function, no_return, number_verdict, replay_game, same_set, shown_apart, texts, too_coarse, written_places)
 from .running import (  # noqa: F401  (the checkers import them from here)
-    GRADED, TIME_LIMIT, _ACTIVE, _in_machinery, call_student, calls_into, student_running, time_limit)
+    GRADED, TIME_LIMIT, _ACTIVE, _in_machinery, answers_of, call_student, calls_into, student_running, time_limit)
 from .verdicts import KitCalled, NotAnswered, TookTooLong, Verdict  # noqa: F401
 
 Checker = Callable[[Any], Verdict]

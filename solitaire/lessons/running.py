@@ -144,6 +144,32 @@ def call_student(fn: Callable, *args: Any) -> Any:
         raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  with {shown}") from None
 
 
+def answers_of(fn: Callable, calls: list[tuple]) -> Iterator[Any]:
+    """``call_student(fn, *args)`` for each argument tuple in turn, as a checker's loop takes them: in the practice
+    check one call at a time, as the loop asks; in a graded check all of them in one message first (a checker that
+    asks thousands of small questions would otherwise pay a message each). A call that raises raises when the
+    loop reaches it, as ``call_student`` says it.
+
+    >>> list(answers_of(abs, [(-1,), (2,)]))
+    [1, 2]
+    """
+    if not (GRADED and callable(getattr(fn, "map", None))):
+        for args in calls:
+            yield call_student(fn, *args)
+        return
+    with student_running():
+        results, failure = fn.map(list(calls))
+    yield from results
+    if failure is not None:
+        from .remote import remote_error
+        error = remote_error(failure)
+        args = calls[len(results)]
+
+        def again(*_: Any) -> Any:
+            raise error
+        yield call_student(again, *args)  # the refusal call_student gives, naming the arguments
+
+
 def calls_into(fn: Callable, args: tuple, kit_functions: Iterable[Callable]) -> str | None:
     """Call a student's ``fn(*args)`` and watch (with ``sys.setprofile``) for any call, direct or through other
     code, into one of ``kit_functions``; return the name of the first one called, else None.
