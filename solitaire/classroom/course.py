@@ -34,10 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..lessons.grader import HAND_GRADED
-from .graded import write_secret
+from .graded import TEST_TAG, write_secret
 from .student_copy import SOLUTION_TAG, lessons_folder, stub_for
 
-TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a cell with this tag
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 DEFAULT_POINTS = 1
 CELL_TIMEOUT = 60  # seconds a cell may run in autograde: every lesson runs top to bottom in under a minute

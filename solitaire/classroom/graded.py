@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 SECRET_FILE = "grading_secret"  # in the course folder: the hidden inputs' secret (never released to students)
+TEST_TAG = "raises-exception"  # a course's test cells: JupyterLab's Run All and nbclient go on past a cell with it
 CELL_MAGIC = re.compile(r"^\s*%%")
 
 
@@ -189,7 +190,6 @@ def grade_notebook(nb: Any, course: Path, assignment: str | None = None) -> list
     []
     """
     from ..lessons.grading import run_grader
-    from .course import TEST_TAG
     tests = []
     for i, cell in enumerate(nb["cells"]):
         meta = cell.get("metadata", {}).get("nbgrader", {})
