@@ -64,14 +64,21 @@ def read_secret(course: Path) -> str:
     return secret
 
 
-def python_source(text: str) -> str:
-    """A code cell's source as Python: line magics and shell lines dropped, a cell magic's cell left out.
+PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")  # cell magics whose cell is Python all the same
 
-    >>> python_source("%matplotlib inline\\nimport math\\n!ls")
-    'import math'
+
+def python_source(text: str) -> str:
+    """A code cell's source as Python: line magics and shell lines dropped; a cell magic's cell left out, unless
+    the magic only times or captures Python (``%%time``: its first line dropped).
+
+    >>> python_source("%matplotlib inline\\nimport math\\n!ls"), python_source("%%time\\nx = 1"), python_source("%%bash\\nls")
+    ('import math', 'x = 1', '')
     """
     if CELL_MAGIC.match(text):
-        return ""
+        first, _, rest = text.lstrip().partition("\n")
+        if first.split()[0] not in PYTHON_CELL_MAGICS:
+            return ""
+        text = rest
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(("%", "!")))
 
 
