@@ -189,9 +189,11 @@ def verdict_outputs(state: str, message: str) -> list[dict]:
              "traceback": [f"AssertionError: not right yet (graded outside this notebook): {message}"]}]
 
 
-def grade_notebook(nb: Any, course: Path, assignment: str | None = None) -> list[tuple[int, str, str]]:
+def grade_notebook(nb: Any, course: Path, assignment: str | None = None,
+                   log: Any = None) -> list[tuple[int, str, str]]:
     """Grade every autograded test cell of an executed notebook from its source; set each cell's outputs to the
-    verdict. Returns (cell index, exercise, state) for each.
+    verdict. Returns (cell index, exercise, state) for each; ``log`` (nbgrader's) is told where the answers ran
+    when there was no sandbox.
 
     >>> grade_notebook({"cells": [{"cell_type": "markdown", "source": "no exercise"}]}, Path("."))
     []
@@ -208,7 +210,9 @@ def grade_notebook(nb: Any, course: Path, assignment: str | None = None) -> list
     requests = [{"exercise": name, "kind": "source", "payload": graded_program(nb["cells"], i), "answer": answer}
                 for i, name, answer in tests]
     teacher = [str(course / "source" / assignment)] if assignment else [str(course / "source")]
-    verdicts, _ = run_grader(requests, secret=read_secret(course), teacher=teacher)
+    verdicts, line = run_grader(requests, secret=read_secret(course), teacher=teacher)
+    if log is not None and not line.startswith("sandbox: bubblewrap"):
+        log.warning(line)
     import nbformat
     done = []
     for (i, name, _), verdict in zip(tests, verdicts):
@@ -233,7 +237,7 @@ def _preprocessor_class() -> type:
         def preprocess(self, nb: Any, resources: dict) -> tuple[Any, dict]:
             course = course_root(resources)
             assignment = resources.get("nbgrader", {}).get("assignment")
-            for i, name, state in grade_notebook(nb, course, assignment):
+            for i, name, state in grade_notebook(nb, course, assignment, self.log):
                 self.log.info("graded %s outside the kernel: %s", name, state)
             return nb, resources
 

@@ -59,6 +59,10 @@ def grade(name: str, answer: Any = ..., *, quiet: bool = False, secret: str | No
             print("(graded outside this notebook by the course's autograder: its verdict replaces this cell's)")
         return True
     verdict = graded_verdicts([(name, answer)], secret=secret)[0]
+    if not quiet and verdict.seconds:
+        from ..tournament.sandbox import detect
+        if not detect().isolated:  # the one line that says the answer ran without a sandbox
+            print(detect().line)
     if not quiet:
         mark = {"right": "✔ Right (graded): ", "hand": "✔ Legal (graded by your teacher): "}.get(verdict.state,
                                                                                                "✘ Not yet (graded): ")
