@@ -11,13 +11,14 @@ at on the way:
 - ``copy_in_source(chunks, name, teacher)``: the same for an answer sent as source (a course's notebook): every
   ``def`` and ``lambda`` of the student's cells, and every string in them that holds Python code.
 
-A copy of the kit's piece is the same syntax tree with locals renamed (``guard.normalised_tree``), or, where no
-source is kept, the same code, as the practice check compares them. A copy of the teacher's solution is its text:
-the same body line for line (docstring, comments and names included, indentation and blank lines aside), in a
-solution of at least ``TEACHER_LEAST_NODES`` nodes (for a function made by ``exec``, which keeps no source, the same
-code). A lesson leads its students towards the teacher's solution, so
-the same syntax tree is no evidence there: a right answer written the teacher's way is not a copy, and a pasted
-copy that was renamed or retyped is not named one.
+A copy of the kit's piece is the same syntax tree with locals renamed (``guard.normalised_tree``), as the practice
+check compares them, or the same code whatever source it claims (a code object copied under another name and
+line, or made with ``exec``), for a piece of at least ``guard.LEAST_NODES`` nodes. A copy of the teacher's solution
+is its text: the same body line for line (docstring, comments and names included, indentation and blank lines
+aside), in a solution of at least ``TEACHER_LEAST_NODES`` nodes (for a function made by ``exec``, which keeps no
+source, the same code). A lesson leads its students towards the teacher's solution, so the same syntax tree is no
+evidence there: a right answer written the teacher's way is not a copy, and a pasted copy that was renamed or
+retyped is not named one.
 """
 from __future__ import annotations
 
