@@ -54,6 +54,11 @@ def grade(name: str, answer: Any = ..., *, quiet: bool = False, secret: str | No
     ✘ Not yet (graded): There is no exercise called '99.nothing'. ...
     False
     """
+    if sys.platform == "emscripten":  # a browser's Pyodide kernel starts no process
+        if not quiet:
+            print("✘ Not graded: grade runs your answer in a fresh process, which the browser's kernel cannot start; "
+                  "check gives the feedback here.")
+        return False
     if os.environ.get(DEFERRED):
         if not quiet:
             print("(graded outside this notebook by the course's autograder: its verdict replaces this cell's)")
