@@ -114,10 +114,11 @@ def _fits_through_wrapped(card, under, variant, kit=rules.__wrapped__, compiled=
     return under in compiled[variant].parents[card]
 
 
-def _waste_from_gc(p, targets, wants):
-    kit = next(f for f in gc.get_objects() if callable(f) and getattr(f, "__name__", "") == "_waste_moves"
-               and getattr(f, "__module__", "") == "solitaire.moves")
-    return kit(p, rules(p.variant), targets, wants)
+def _waste_from_gc(p, targets, wants, found=[]):  # noqa: B006 - what the first search found, kept
+    if not found:
+        found.append(next(f for f in gc.get_objects() if callable(f) and getattr(f, "__name__", "") == "_waste_moves"
+                          and getattr(f, "__module__", "") == "solitaire.moves"))
+    return found[0](p, rules(p.variant), targets, wants)
 
 
 SAVED = dict(vars(sys.modules["solitaire.moves"]))  # the module's names, copied before any check
@@ -254,9 +255,10 @@ CHEATS = [
           "def fits(card, under, variant, kit=rules.__wrapped__, compiled={}):\n    if variant not in compiled:\n"
           "        compiled[variant] = kit(variant)\n    return under in compiled[variant].parents[card]\n"),
     Cheat("gc.get_objects()", "02b.waste_moves", lambda: _waste_from_gc,
-          "import gc\nfrom solitaire.moves import rules\ndef waste_moves(p, targets, wants):\n"
-          "    kit = next(f for f in gc.get_objects() if callable(f) and getattr(f, '__name__', '') == '_waste_moves'"
-          " and getattr(f, '__module__', '') == 'solitaire.moves')\n    return kit(p, rules(p.variant), targets, wants)\n"),
+          "import gc\nfrom solitaire.moves import rules\ndef waste_moves(p, targets, wants, found=[]):\n"
+          "    if not found:\n        found.append(next(f for f in gc.get_objects() if callable(f) and "
+          "getattr(f, '__name__', '') == '_waste_moves' and getattr(f, '__module__', '') == 'solitaire.moves'))\n"
+          "    return found[0](p, rules(p.variant), targets, wants)\n"),
     Cheat("sys.modules' names taken before the check", "02b.waste_moves", lambda: _waste_from_saved_names,
           "import sys\nSAVED = dict(vars(sys.modules['solitaire.moves']))\ndef waste_moves(p, targets, wants):\n"
           "    return SAVED['_waste_moves'](p, SAVED['rules'](p.variant), targets, wants)\n"),

@@ -116,11 +116,12 @@ def test_a_module_reloaded_before_the_check_passes_practice_and_not_grade(tmp_pa
     module is the graded one. In a process of its own: a reload would change this one's kit."""
     script = textwrap.dedent(f"""
         import importlib, solitaire.moves as moves
+        from solitaire import Move
         from solitaire.lessons import check
         from solitaire.lessons.grading import graded_verdicts
         importlib.reload(moves)
-        def waste_moves(p, targets, wants):
-            return moves._waste_moves(p, moves.rules(p.variant), targets, wants)
+        def waste_moves(p, targets, wants):  # (the reloaded module's moves are of its own new class)
+            return [Move(*m) for m in moves._waste_moves(p, moves.rules(p.variant), targets, wants)]
         practice = check("02b.waste_moves", waste_moves, quiet=True)
         graded = graded_verdicts([("02b.waste_moves", waste_moves)], secret={SECRET!r})[0]
         print(practice, graded.state, graded.message)
