@@ -189,11 +189,11 @@ def verdict_outputs(state: str, message: str) -> list[dict]:
              "traceback": [f"AssertionError: not right yet (graded outside this notebook): {message}"]}]
 
 
-def grade_notebook(nb: Any, course: Path, assignment: str | None = None,
-                   log: Any = None) -> list[tuple[int, str, str]]:
+def grade_notebook(nb: Any, course: Path, assignment: str | None = None, log: Any = None,
+                   only: tuple[str, ...] | None = None) -> list[tuple[int, str, str]]:
     """Grade every autograded test cell of an executed notebook from its source; set each cell's outputs to the
     verdict. Returns (cell index, exercise, state) for each; ``log`` (nbgrader's) is told where the answers ran
-    when there was no sandbox.
+    when there was no sandbox; ``only``: the exercises to grade (all by default).
 
     >>> grade_notebook({"cells": [{"cell_type": "markdown", "source": "no exercise"}]}, Path("."))
     []
@@ -203,7 +203,7 @@ def grade_notebook(nb: Any, course: Path, assignment: str | None = None,
     for i, cell in enumerate(nb["cells"]):
         meta = cell.get("metadata", {}).get("nbgrader", {})
         called = graded_call(_source(cell)) if meta.get("grade") and not meta.get("solution") else None
-        if called:  # every grade cell that calls grade (nbgrader restores their source), whatever its tags say
+        if called and (only is None or called[0] in only):  # every grade cell that calls grade, whatever its tags
             tests.append((i, *called))
     if not tests:
         return []
