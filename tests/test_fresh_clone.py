@@ -34,7 +34,7 @@ def test_the_student_steps_activate_a_venv_before_installing_and_open_the_lesson
     assert steps[0][:3] == ["python3", "-m", "venv"]  # before the venv is active, only python3 is sure to exist
     venv = steps[0][3]
     assert steps[1] == [".", f"{venv}/bin/activate"]  # activated before anything is installed into it, in any sh
-    assert steps[2] == ["python", "-m", "pip", "install", "-e", ".[lab]"]
+    assert steps[2] == ["python", "-m", "pip", "install", "./solitaire_kit-0.1.0-py3-none-any.whl[lab]"]  # the wheel
     assert steps[3] == ["python", "-m", "solitaire", "lab"]  # adds --allow-root as root
     assert len(steps) == 4
     assert "jupyter lab" not in quick_start()  # JupyterLab started by hand refuses root without --allow-root
@@ -50,7 +50,8 @@ def test_the_first_screen_shows_the_card_table_and_both_commands() -> None:
     path = ROOT / picture[1]
     assert not Path(picture[1]).is_absolute() and path.is_file(), picture[1]
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert 'python -m pip install -e ".[lab]"' in first and "python -m solitaire lab" in first
+    assert 'python -m pip install "./solitaire_kit-0.1.0-py3-none-any.whl[lab]"' in first
+    assert "python -m solitaire lab" in first
     assert CI_TEST_COMMAND.search(first)
 
 

@@ -124,13 +124,17 @@ class Install:
 
 @pytest.fixture(scope="module")
 def installs(tmp_path_factory):
-    """The three installs, started together: the README's student install (its lines as written, but the last,
-    which starts JupyterLab), [lite] alone and [teach] alone."""
+    """The three installs, started together: the README's student install (the wheel the teacher builds as the
+    README says, then the quick start's lines as written, but the last, which starts JupyterLab), [lite] alone and
+    [teach] alone."""
     lines = quick_start_lines()
     assert lines[-1] == "python -m solitaire lab", lines
     clock = Clock()
+    # the teacher's step first: the pure-Python wheel the README says students get, built in the kit's folder
+    build_wheel = ("python3 -m venv .build\nSOLITAIRE_PURE=1 .build/bin/python -m pip wheel -q --no-deps -w . .\n"
+                   "rm -rf .build\n")
     started = {"student": Install("the README's student install", tmp_path_factory.mktemp("student"),
-                                  "\n".join(lines[:-1])),
+                                  build_wheel + "\n".join(lines[:-1])),
                "lite": Install("[lite] alone", tmp_path_factory.mktemp("lite"),
                                'python3 -m venv .venv\n. .venv/bin/activate\npython -m pip install -q -e ".[lite]"'),
                "teach": Install("[teach] alone", tmp_path_factory.mktemp("teach"),

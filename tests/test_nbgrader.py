@@ -1,11 +1,13 @@
 """A teacher's whole nbgrader cycle, with nbgrader's own commands, on a course made by ``python -m solitaire nbgrader``.
 
-One run (it is slow): make the course, ``nbgrader generate_assignment`` two lessons, hand in three fake students'
-notebooks (every answer right: the teacher's solutions; the stubs as released; one plausible wrong answer) while a
-fourth student of the class hands in nothing, ``nbgrader autograde``, ``nbgrader export``. The gradebook's grades
-must be exactly what the kit's ``check`` said in each student's own notebook, nbgrader's export must give its usual
-totals per student and assignment, the class report must count only what was handed in, the release must run top
-to bottom and hold no solution, and its card tables must still draw as pictures.
+One run (it is slow): make the course, ``nbgrader generate_assignment`` two lessons, hand in four fake students'
+notebooks (every answer right: the teacher's solutions; the stubs as released; one plausible wrong answer; and
+cheats that the practice check passes: a table of its inputs, a kit function that computes the same, the notebook's
+own ``grade`` patched to say yes) while a fifth student of the class hands in nothing, ``nbgrader autograde``,
+``nbgrader export``. The gradebook's grades must be what the graded check says (outside the notebook's kernel): the
+practice ``check`` in the student's own notebook on honest answers, no points for the cheats; nbgrader's export must
+give its usual totals per student and assignment, the class report must count only what was handed in, the release
+must run top to bottom and hold no solution and no secret, and its card tables must still draw as pictures.
 """
 from __future__ import annotations
 
@@ -34,7 +36,20 @@ WRONG = ("01b.places", "def places(card, variant, shuffles):  # seeds 1 to shuff
                        "    for seed in range(1, shuffles + 1):\n"
                        "        counts[shuffled_deck(variant, seed).index(card)] += 1\n"
                        "    return counts\n")
-STUDENTS = ["all_right", "stubs", "one_wrong"]
+# The cheater's answers pass the practice check in their own notebook; the graded check refuses both.
+CHEATS = {
+    "01b.places": "from solitaire.lessons.lesson01 import _place_inputs\nfrom solitaire.state import shuffled_deck\n"
+                  "TABLE = {}\nfor card, game, n in _place_inputs():\n    counts = [0] * len(full_deck(game.ranks))\n"
+                  "    for seed in range(n):\n        counts[shuffled_deck(game, seed).index(card)] += 1\n"
+                  "    TABLE[card, game.name, n] = counts\n"
+                  "def places(card, variant, shuffles):  # the practice inputs, worked out before the check\n"
+                  "    return TABLE[card, variant.name, shuffles]\n",
+    "02b.waste_moves": "import solitaire.lessons\nsolitaire.lessons.grade = lambda *args, **kwargs: True  # the kernel's\n"
+                       "from solitaire.explain import explain_illegal\ndef waste_moves(p, targets, wants):\n"
+                       "    candidates = [Move(WASTE_TO_FOUNDATION)] + [Move(WASTE_TO_COLUMN, target=t) "
+                       "for t in range(len(p.columns))]\n    return [m for m in candidates if explain_illegal(p, m) is None]\n",
+}
+STUDENTS = ["all_right", "stubs", "one_wrong", "cheater"]
 ABSENT = "absent"  # in the class (nbgrader db student add), hands nothing in
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
 
@@ -65,6 +80,9 @@ def hand_in(course: Path, assignment: str, student: str) -> None:
             cell.source = answers[grade_id]
             if student == "one_wrong" and grade_id == WRONG[0].replace(".", "-") + "-answer":
                 cell.source = WRONG[1]
+            cheat = next((c for e, c in CHEATS.items() if grade_id == e.replace(".", "-") + "-answer"), None)
+            if student == "cheater" and cheat:
+                cell.source = cheat
     folder = course / "submitted" / student / assignment
     folder.mkdir(parents=True)
     nbformat.write(release, folder / f"{assignment}.ipynb")
@@ -124,7 +142,7 @@ def test_every_lesson_with_exercises_is_an_assignment(course: Path) -> None:
     assert (course / "nbgrader_config.py").is_file() and set(ASSIGNMENTS) <= set(lessons)
 
 
-def test_the_exported_grades_are_exactly_what_check_says(course: Path) -> None:
+def test_the_exported_grades_are_the_graded_checks_and_the_practice_agrees_on_honest_answers(course: Path) -> None:
     table = grades(course)
     for assignment in ASSIGNMENTS:
         for student in STUDENTS:
@@ -132,10 +150,23 @@ def test_the_exported_grades_are_exactly_what_check_says(course: Path) -> None:
             exported = {ex: score for (a, s, ex), score in table.items() if a == assignment and s == student}
             assert set(exported) == set(said) and said, (assignment, student, exported, said)
             for ex, (score, most) in exported.items():
-                assert score == (most if said[ex] else 0.0), (assignment, student, ex, score, said[ex])
-                intended = {"all_right": True, "stubs": False, "one_wrong": ex != WRONG[0]}[student]
-                assert said[ex] == intended, f"{student}'s {ex}: check said {said[ex]}, meant {intended}"
+                intended = {"all_right": True, "stubs": False, "one_wrong": ex != WRONG[0],
+                            "cheater": ex not in CHEATS}[student]
+                assert score == (most if intended else 0.0), (assignment, student, ex, score)
+                practice = intended or student == "cheater"  # the cheats pass the practice check in the kernel
+                assert said[ex] == practice, f"{student}'s {ex}: check said {said[ex]}, meant {practice}"
     assert WRONG[0] in {ex for (_, _, ex) in table}, "the wrong answer's exercise is gone: pick another"
+    assert set(CHEATS) <= {ex for (_, _, ex) in table}, "a cheat's exercise is gone: pick another"
+
+
+def test_the_autograded_test_cells_say_the_graded_verdict(course: Path) -> None:
+    """Each test cell's output is the verdict of the graded check, made outside the kernel: the cheater's patched
+    ``grade`` said yes in the kernel, and the cell says what the grading process found."""
+    cells = [c for c in autograded(course, "cheater", "02b_moves").cells if _meta(c).get("grade")]
+    [output] = cells[0].outputs
+    assert output.output_type == "error" and "explain_illegal" in output.evalue, output
+    right = [c for c in autograded(course, "all_right", "02b_moves").cells if _meta(c).get("grade")]
+    assert right[0].outputs[0].text.startswith("✔ Right (graded outside this notebook")
 
 
 def test_the_release_holds_no_solution_and_the_kits_answers_wait_for_the_check(course: Path) -> None:
@@ -153,6 +184,9 @@ def test_the_release_holds_no_solution_and_the_kits_answers_wait_for_the_check(c
                 assert leaked == [], f"{assignment}: solution lines in the release: {leaked}"
         # the kit's own version is not in the release (no edit of a cell opens it): check prints it once right
         assert not [c for c in released["cells"] if "after=" in "".join(c["source"])]
+        secret = (course / "grading_secret").read_text(encoding="utf-8").strip()
+        assert len(secret) == 64 and not [p for p in (course / "release").rglob("*") if p.is_file() and secret in
+                                         p.read_text(encoding="utf-8", errors="replace")]
     for a in ASSIGNMENTS:  # where the teacher's copy shows the kit's answer in a cell, the release holds a note
         if "after=" in (ROOT / "notebooks" / f"{a}.ipynb").read_text(encoding="utf-8"):
             assert KIT_ANSWER_NOTE in (course / "release" / a / f"{a}.ipynb").read_text(encoding="utf-8")
@@ -166,7 +200,7 @@ def test_a_release_runs_top_to_bottom_and_only_the_test_cells_fail(course: Path)
                             resources={"metadata": {"path": str(course / "release" / "02b_moves")}}).execute()
     assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
     for assignment in ASSIGNMENTS:
-        for student in STUDENTS:
+        for student in [s for s in STUDENTS if s != "cheater"]:  # a table of the practice inputs fails later cells
             for cell in autograded(course, student, assignment).cells:
                 errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
                 if errors:
@@ -219,7 +253,7 @@ def test_the_class_report_counts_only_what_was_handed_in(course: Path, tmp_path:
     assert report.missing == {a: [ABSENT] for a in ASSIGNMENTS}
     assert (report.exercises["students"] == len(STUDENTS)).all() and (report.exercises["not_submitted"] == 1).all()
     wrong = report.exercises.set_index("exercise").loc[WRONG[0]]
-    assert (wrong["students"], wrong["right"]) == (3, 1) and wrong["low"] < 1 / 3 < wrong["high"]
+    assert (wrong["students"], wrong["right"]) == (4, 1) and wrong["low"] < 1 / 4 < wrong["high"]
     assert set(report.students.loc[ABSENT].iloc[:-2]) == {"–"}
     assert cli.main(["class-report", str(course), "--by-exercise", str(tmp_path / "rows.csv")]) == 0
     said = capsys.readouterr().out
@@ -273,7 +307,7 @@ def test_a_lesson_of_ones_own_becomes_an_assignment(tmp_path: Path) -> None:
     solution, test = cells[2], cells[4]
     assert solution.source.startswith("def draw(p):") and "raise NotImplementedError\n" + BEGIN in solution.source
     assert test.metadata["nbgrader"]["points"] == 2 and test.metadata["nbgrader"]["locked"]
-    assert "assert check('02c.draw', draw, quiet=True)" in test.source and "2 points" in test.source
+    assert "assert grade('02c.draw', draw)" in test.source and "2 points" in test.source
     # cell 6 follows the check and "The kit's version": its first show_source is the kit's answer; in cell 7 the
     # name says so: each becomes a note (check prints the kit's version once right)
     assert cells[6].source == KIT_ANSWER_NOTE + '\nshow_source(moves._flip)'
@@ -326,8 +360,10 @@ def test_bad_arguments_get_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Ca
 def test_force_rewrites_the_source_and_keeps_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     course = tmp_path / "course"
     (course / "submitted" / "ana").mkdir(parents=True)
+    (course / "grading_secret").write_text("the course's own\n", encoding="utf-8")
     assert _cli(["nbgrader", str(course), "--force"], capsys)[0] == 0
     assert (course / "submitted" / "ana").is_dir() and (course / "source" / "02b_moves" / "02b_moves.ipynb").is_file()
+    assert (course / "grading_secret").read_text(encoding="utf-8") == "the course's own\n"  # its hidden inputs kept
     assert json.loads((course / "points.json").read_text(encoding="utf-8"))["02c.draw"] == 1
 
 

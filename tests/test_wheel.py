@@ -1,6 +1,8 @@
 """The kit as pip installs it from a wheel, not from a clone: the built wheel, installed in a fresh virtual
-environment, writes an nbgrader course and a student's working copy of the lessons (both need the lesson
-notebooks, which the wheel carries as package data).
+environment, writes a student's working copy of the lessons, and an nbgrader course from the teacher's notebooks
+given with ``--lessons`` (the teacher's route is the repository). The wheel is the student's install: it carries
+the lessons as student copies only (no solution cell, no kit's answer shown after a check) and the teacher's
+guide without its answers, and a graded answer there cannot use the checkers' own answers (issue 53).
 
 One slow test (a few seconds): it builds the wheel offline (``pip wheel --no-build-isolation``, with the
 setuptools and wheel of this environment) from a copy of the sources, so the clone gets no build/ folder, and
@@ -63,6 +65,50 @@ def fresh_venv(folder: Path, wheel: Path) -> Path:
     return python
 
 
+def _solution_lines() -> set[str]:
+    """Lines of the teacher's solution cells that no student copy holds (not a def line, a docstring, a comment)."""
+    from solitaire.classroom.student_copy import student_notebook
+    lines = set()
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        student = "\n".join("".join(c["source"]) for c in student_notebook(nb)["cells"])
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code" and "solution" in cell.get("metadata", {}).get("tags", []):
+                lines |= {line.strip() for line in "".join(cell["source"]).splitlines() if len(line.strip()) > 25
+                          and not line.lstrip().startswith(("def ", '"""', "#")) and line.strip() not in student}
+    return lines
+
+
+def test_the_wheel_holds_no_solution_and_no_answer(tmp_path: Path) -> None:
+    from solitaire.classroom.student_copy import ANSWERS_HEADING, ANSWERS_NOTE, student_notebook_text
+    wheel = build_wheel(tmp_path / "build")
+    with zipfile.ZipFile(wheel) as packed:
+        texts = {n: packed.read(n).decode("utf-8", errors="replace") for n in packed.namelist()}
+    lessons = {n.rsplit("/", 1)[1]: t for n, t in texts.items() if n.startswith("solitaire/classroom/notebooks/")}
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        assert lessons[path.name] == student_notebook_text(path), path.name  # a student copy, nothing else
+    assert not [n for n, t in texts.items() if n.endswith(".ipynb") and "### BEGIN SOLUTION" in t]
+    # Not in any lesson or guide. (The package's code may hold the same lines: the practice checks work out their
+    # expected answers on the student's machine; a graded answer's process holds none of them, tests/test_grading.)
+    solution_lines = _solution_lines()
+    assert len(solution_lines) > 50
+    leaked = {(n, line) for n, t in texts.items() for line in solution_lines if line in t and not n.endswith(".py")}
+    assert not leaked, sorted(leaked)[:5]
+    guide = lessons["TEACHERS.md"]
+    assert ANSWERS_HEADING in guide and ANSWERS_NOTE in guide and "**07.reachable**" not in guide
+    assert "**07.reachable**" in (ROOT / "notebooks" / "TEACHERS.md").read_text(encoding="utf-8")
+    print(f"\n{len(solution_lines)} lines of the teacher's solutions looked for in {len(texts)} files of the wheel")
+
+
+CHECKERS_ANSWER = """
+from solitaire.lessons import check, grade
+from solitaire.lessons.lesson06 import _checked_width_answer
+def deals_needed(width):
+    return _checked_width_answer(width)
+print(check("06.deals_needed", deals_needed, quiet=True), grade("06.deals_needed", deals_needed, quiet=True))
+"""
+
+
 def test_the_installed_wheel_writes_a_course_and_a_working_copy(tmp_path: Path) -> None:
     wheel = build_wheel(tmp_path / "build")
     names = zipfile.ZipFile(wheel).namelist()
@@ -76,7 +122,7 @@ def test_the_installed_wheel_writes_a_course_and_a_working_copy(tmp_path: Path) 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     where = _run([python, "-c", "import solitaire; print(solitaire.__file__)"], work, env)
     assert Path(where.strip()).is_relative_to(tmp_path / "venv"), where
-    said = _run([python, "-m", "solitaire", "nbgrader", "course"], work, env)
+    said = _run([python, "-m", "solitaire", "nbgrader", "course", "--lessons", ROOT / "notebooks"], work, env)
     made = sorted(p.name for p in (work / "course" / "source").iterdir())
     with_exercises = sorted(n[:-6] for n in lessons if '"solution"' in (ROOT / "notebooks" / n).read_text("utf-8"))
     assert made == with_exercises and "next: cd course && nbgrader generate_assignment" in said
@@ -85,4 +131,7 @@ def test_the_installed_wheel_writes_a_course_and_a_working_copy(tmp_path: Path) 
     _run([python, "-m", "solitaire", "lessons", "mine"], work, env)
     assert sorted(p.name for p in (work / "mine").glob("*.ipynb")) == lessons
     assert (work / "mine" / "TEACHERS.md").is_file()
+    assert "### BEGIN SOLUTION" not in "".join(p.read_text(encoding="utf-8") for p in (work / "mine").iterdir())
+    # a student's install: the checker's own answer passes the practice check, and not a grade
+    assert _run([python, "-c", CHECKERS_ANSWER], work, env).split() == ["True", "False"]
     print(f"\nthe wheel: {wheel.name}, {wheel.stat().st_size / 1e3:.0f} kB")

@@ -15,17 +15,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     """
     nb = subparsers.add_parser(
         "nbgrader", help="write an nbgrader course made from the lessons, autograded by the kit's checks",
-        description="Write COURSE_DIR/nbgrader_config.py and COURSE_DIR/source/<lesson>/<lesson>.ipynb for every "
-                    "lesson with exercises: solution cells that nbgrader blanks, and after each exercise a locked "
-                    "test cell that passes exactly when the kit's check says right. Then run nbgrader's own "
-                    "commands in COURSE_DIR (notebooks/TEACHERS.md, \"Grading with nbgrader\").",
+        description="Write COURSE_DIR/nbgrader_config.py, COURSE_DIR/grading_secret and "
+                    "COURSE_DIR/source/<lesson>/<lesson>.ipynb for every lesson with exercises: solution cells that "
+                    "nbgrader blanks, and after each exercise a locked test cell that grades the answer in a fresh "
+                    "process, on hidden inputs drawn from the course's secret (autograde grades outside the "
+                    "notebook's kernel). Then run nbgrader's own commands in COURSE_DIR (notebooks/TEACHERS.md, "
+                    "\"Grading with nbgrader\"). From an installed wheel, give the teacher's notebooks with --lessons.",
         epilog="example: python -m solitaire nbgrader course/ && cd course && nbgrader generate_assignment 02b_moves "
                "--create")
     nb.add_argument("course", metavar="COURSE_DIR", help="a new or empty folder for the course")
     nb.add_argument("--force", action="store_true",
                     help="update a course that is not empty: the files this command wrote are replaced, the ones "
                          "you changed kept (a changed source notebook gets only its new points), and so are the "
-                         "gradebook and submissions")
+                         "gradebook, submissions and grading_secret")
     nb.add_argument("--lessons", default=None, metavar="DIR",
                     help="the folder of the lesson notebooks (default: the kit's own lessons)")
     nb.add_argument("--points", default=None, metavar="FILE",

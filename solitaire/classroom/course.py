@@ -6,16 +6,21 @@ Every lesson notebook with exercises (code cells tagged ``solution``, each follo
 - a solution cell becomes an nbgrader solution cell: the student's stub (as ``solitaire.classroom.student_copy``
   writes it, so the release runs top to bottom) and then the teacher's answer between ``### BEGIN SOLUTION`` and
   ``### END SOLUTION``, which ``nbgrader generate_assignment`` removes;
-- after the exercise's check cell comes a locked, autograded test cell, ``assert check("<id>", answer,
-  quiet=True)``: it passes exactly when the kit's check says right, so the grade and the student's feedback
-  cannot disagree. It is tagged ``raises-exception``, so Run All goes on past a wrong answer;
+- after the exercise's check cell comes a locked, autograded test cell, ``assert grade("<id>", answer)``: the
+  graded check (``solitaire.lessons.grading``), the kit's check run in a fresh process on hidden inputs drawn from
+  the course's secret, the student's code in a process of its own without the exercise's piece. In autograde the
+  verdict is decided outside the notebook's kernel (``solitaire.classroom.graded``, configured in the course's
+  ``nbgrader_config.py``). It is tagged ``raises-exception``, so Run All goes on past a wrong answer;
+- a record of play (lesson 01a's exercises, ``HAND_GRADED``) gets no test cell: its answer cell is a manually
+  graded answer, which the teacher grades by hand (a list of moves cannot show who or what found them);
 - the kit's own version of an exercise's answer gets ``after="<id>"``, so it shows once the check has said right:
   a ``show_source(f)`` whose ``f`` has the student's function's name (give or take a leading ``_`` or ``my_``),
   and the first ``show_source`` of the code cell right after the check when the prose between speaks of the
   kit's version ("The kit's waste moves", "The kit has the same search"). A lesson's own ``after=`` is kept.
 
 The course's ``nbgrader_config.py`` keeps nbgrader's own export (one row per student and assignment, the totals
-a learning platform takes) and stops a cell after ``CELL_TIMEOUT`` seconds. The rows per student and exercise come
+a learning platform takes), stops a cell after ``CELL_TIMEOUT`` seconds and grades outside the kernel; the course's
+``grading_secret`` (made once, kept by ``--force``) seeds its hidden inputs and never goes to a student. The rows per student and exercise come
 from the gradebook through ``python -m solitaire class-report COURSE_DIR --by-exercise FILE``. This module imports
 no nbgrader: nbgrader reads the course through its config.
 """
@@ -27,9 +32,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..lessons.grader import HAND_GRADED
+from .graded import TEST_TAG, write_secret
 from .student_copy import SOLUTION_TAG, STUB_MARK, lessons_folder, stub_for
 
-TEST_TAG = "raises-exception"  # JupyterLab's Run All and nbclient go on past a cell with this tag
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 DEFAULT_POINTS = 1
 CELL_TIMEOUT = 60  # seconds a cell may run in autograde: every lesson runs top to bottom in under a minute
@@ -247,18 +253,21 @@ def course_notebook(nb: dict, found: list[Exercise], points: dict[str, float]) -
             solution = _source(cell).rstrip("\n")
             cell["source"] = f"{_stub(solution, later).rstrip()}\n{BEGIN}\n{solution}\n{END}"
             cell["metadata"]["nbgrader"] = _nbgrader(grade_id(e.check_id) + step, solution=True)
+            if i in by_solution and e.check_id in HAND_GRADED:  # a record of play: the teacher grades it by hand
+                cell["metadata"]["nbgrader"] = _nbgrader(grade_id(e.check_id), solution=True, grade=True,
+                                                         points=points[e.check_id])
             tags = [t for t in cell["metadata"].pop("tags", []) if t != SOLUTION_TAG]  # nbgrader's metadata says it
             if tags:
                 cell["metadata"]["tags"] = tags
         elif cell["cell_type"] == "code":
             cell["source"] = without_kit_answers(gate_kit_answers(_source(cell), answers, first=shown_after.get(i)))
         new_cells.append(cell)
-        if i in test_after:
+        if i in test_after and test_after[i].check_id not in HAND_GRADED:
             e = test_after[i]
             worth = points[e.check_id]
-            source = (f"# Autograded, {worth:g} point{'s' * (worth != 1)}: passes exactly when the check above says "
-                      f"right.\nassert check({e.check_id!r}, {e.answer}, quiet=True), "
-                      f"\"not right yet: the check above says why\"")
+            source = (f"# Autograded, {worth:g} point{'s' * (worth != 1)}: the check above, graded in a fresh process on "
+                      f"hidden inputs.\nfrom solitaire.lessons import grade\nassert grade({e.check_id!r}, {e.answer}), "
+                      f"\"not right yet: the line above says why\"")
             meta = {"nbgrader": _nbgrader(grade_id(e.check_id), grade=True, points=worth), "tags": [TEST_TAG]}
             test = _code_cell(source, meta)
             test["id"] = "autograded-" + grade_id(e.check_id)[:50]
@@ -322,6 +331,16 @@ c.Execute.timeout = {timeout}
 
 # `nbgrader export` writes grades.csv as nbgrader always does: one row per student and assignment, with the totals.
 # The rows per student and exercise: python -m solitaire class-report . --by-exercise grades_by_exercise.csv
+
+# Grades are decided outside the submitted notebook's kernel: after the notebook has run, each exercise is graded
+# again from its source, in a fresh process, on hidden inputs drawn from ./grading_secret (keep that file from the
+# students). See notebooks/TEACHERS.md, "Grading with nbgrader".
+from nbgrader.converters.autograde import Autograde  # noqa: E402
+from nbgrader.preprocessors import SaveAutoGrades  # noqa: E402
+
+_steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
+_steps.insert(_steps.index(SaveAutoGrades), "solitaire.classroom.graded.GradeOutsideTheKernel")
+c.Autograde.autograde_preprocessors = _steps
 '''
 
 
@@ -394,6 +413,7 @@ def write_course(course: Path, lessons: Path | None = None, points_file: Path | 
             files[f"{folder}/{needed.relative_to(lessons).as_posix()}"] = needed.read_bytes()
         made[path.stem] = [e.check_id for e in ex]
     kept = write_course_files(course, files, points, exercise_id, state)
+    write_secret(course)  # made once, kept by --force: the hidden inputs' secret
     if state is not None:
         state["kept"] = kept
     return made

@@ -99,6 +99,36 @@ def student_notebook(nb: dict) -> dict:
     return out
 
 
+ANSWERS_HEADING = "## Answers to the exercises"
+ANSWERS_NOTE = ("The answers to the exercises are in the teacher's guide, which comes with the teacher's route: the "
+                "kit's repository, not the installed kit. This copy of the guide leaves them out.")
+
+
+def student_guide(text: str) -> str:
+    """The teacher's guide (``TEACHERS.md``) as a student's install holds it: the section of answers to the
+    exercises replaced by a line saying where they are (everything else stays: the plan, the rules, the glossary).
+
+    >>> guide = "# Guide\\n## Rules\\nr\\n## Answers to the exercises\\n**01** def f(): ...\\n## Projects\\np\\n"
+    >>> print(student_guide(guide))
+    # Guide
+    ## Rules
+    r
+    ## Answers to the exercises
+    <BLANKLINE>
+    The answers to the exercises are in the teacher's guide, which comes with the teacher's route: the kit's repository, not the installed kit. This copy of the guide leaves them out.
+    <BLANKLINE>
+    ## Projects
+    p
+    <BLANKLINE>
+    """
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.strip() == ANSWERS_HEADING), None)
+    if start is None:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "".join(lines[:start + 1]) + f"\n{ANSWERS_NOTE}\n\n" + "".join(lines[end:])
+
+
 def student_notebook_text(path: Path) -> str:
     """The student copy of the notebook file ``path``, as the JSON text ``write_student_copies`` writes."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))

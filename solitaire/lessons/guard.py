@@ -8,7 +8,8 @@ kit's source recognised, and hidden inputs a constant cannot guess.
 - ``copy_of(answer, pieces)``: the kit function that ``answer`` is a copy of (its syntax tree with names of
   locals and arguments renamed canonically, docstrings, comments, annotations and layout dropped, constants
   kept), else None. Where no source is kept (a copy made with ``exec``), the code objects are compared.
-- ``hidden_inputs(seed, count, make)``: the seeded inputs a checker tries a function on, which no lesson shows.
+- ``hidden_inputs(seed, count, make)``: the inputs a checker tries a function on, which no lesson shows (seeded in
+  practice, secret when graded: ``solitaire.lessons.hidden``, importable from here too).
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import ast
 import contextlib
 import importlib
 import inspect
-import random
 import sys
 import textwrap
 import types
@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable, Iterator
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
+
+from .hidden import hidden_inputs  # noqa: F401  (the checkers' hidden inputs, importable from here)
 
 
 class KitSwitchedOff(Exception):
@@ -442,19 +444,3 @@ def copy_of(answer: Any, pieces: Iterable[Any]) -> str | None:
             if isinstance(kit, types.FunctionType) and _same(fn, kit):
                 return _name(kit)
     return None
-
-
-# --- hidden inputs -------------------------------------------------------------------------------------------
-
-def hidden_inputs(seed: int, count: int, make: Callable[[random.Random], Any]) -> list[Any]:
-    """``count`` inputs made by ``make(rng)`` from a generator seeded with ``seed``: the checker keeps the seed,
-    the lesson never shows the inputs, so an answer that returns a constant (or the one value the lesson's data
-    gives) earns nothing.
-
-    >>> hidden_inputs(1, 3, lambda rng: rng.randint(1, 100)) == hidden_inputs(1, 3, lambda rng: rng.randint(1, 100))
-    True
-    >>> len(set(hidden_inputs(1, 20, lambda rng: rng.randint(1, 10**6))))
-    20
-    """
-    rng = random.Random(seed)
-    return [make(rng) for _ in range(count)]

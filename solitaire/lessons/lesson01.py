@@ -10,8 +10,8 @@ from typing import Any
 from ..cards import Card, full_deck
 from ..state import shuffled_deck
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import (NotAnswered, Verdict, call_student, exercise, finite_number, hidden_inputs, needs_function,
-                     no_return)
+from .checks import (NotAnswered, Verdict, answers_of, call_student, exercise, finite_number, hidden_inputs,
+                     needs_function, no_return)
 
 
 def _hands() -> list[list[Card]]:
@@ -65,14 +65,13 @@ def _red_cards(fn: Any) -> Verdict:
 @exercise("01.same_colour", "Write same_colour(a, b): True when cards a and b have the same colour.")
 def _same_colour(fn: Any) -> Verdict:
     deck = full_deck()
-    for a in deck:
-        for b in deck:
-            got = call_student(fn, a, b)
-            if got is None:
-                return no_return(fn, got)
-            if got != (a.is_red == b.is_red):
-                return Verdict(False, f"same_colour({a}, {b}) returned {got!r}: {a} is {a.color} and {b} is "
-                                      f"{b.color}.")
+    pairs = [(a, b) for a in deck for b in deck]
+    for (a, b), got in zip(pairs, answers_of(fn, pairs)):
+        if got is None:
+            return no_return(fn, got)
+        if got != (a.is_red == b.is_red):
+            return Verdict(False, f"same_colour({a}, {b}) returned {got!r}: {a} is {a.color} and {b} is "
+                                  f"{b.color}.")
     return Verdict(True, f"same_colour agrees with the kit on all {len(deck) ** 2} pairs of cards.")
 
 

@@ -8,12 +8,12 @@ rules at random (``random.Random`` with the checker's own seed).
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 
 from ..moves import rules
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, InvalidVariantError, Variant
 from .checks import NotAnswered, Verdict
+from .hidden import hidden_rngs
 from .pieces import register, run_student
 
 CHOICES = {"decks": (1, 2), "empty_column_ranks": (None, ("K",), ("A",), ("Q", "K")), "build": ("alternate", "suit", "any"),
@@ -23,17 +23,20 @@ CHOICES = {"decks": (1, 2), "empty_column_ranks": (None, ("K",), ("A",), ("Q", "
 
 
 def hidden_variants(seed: int = 38, n: int = 120) -> list[Variant]:
-    """``n`` games no lesson shows: one of the three, with one to four rules changed at random (``seed``)."""
-    rng, found = random.Random(seed), []
-    while len(found) < n:
-        base = rng.choice([KLONDIKE, SOLIJOY, ITALIAN])
-        changes = {k: rng.choice(CHOICES[k]) for k in rng.sample(sorted(CHOICES), rng.randint(1, 4))}
-        if rng.random() < 0.2:
-            changes["ranks"] = tuple(reversed(base.ranks))
-        try:
-            found.append(dataclasses.replace(base, name=f"hidden game {len(found)}", **changes))
-        except InvalidVariantError:
-            continue
+    """``n`` games no lesson shows: one of the three, with one to four rules changed at random (``seed``); in a
+    graded check ``n`` secret ones first (``hidden.hidden_rngs``)."""
+    found = []
+    for rng in hidden_rngs(seed):
+        start = len(found)
+        while len(found) < start + n:
+            base = rng.choice([KLONDIKE, SOLIJOY, ITALIAN])
+            changes = {k: rng.choice(CHOICES[k]) for k in rng.sample(sorted(CHOICES), rng.randint(1, 4))}
+            if rng.random() < 0.2:
+                changes["ranks"] = tuple(reversed(base.ranks))
+            try:
+                found.append(dataclasses.replace(base, name=f"hidden game {len(found)}", **changes))
+            except InvalidVariantError:
+                continue
     return found
 
 

@@ -8,6 +8,7 @@ from ..endgame import Outcome
 from ..game import Game
 from ..state import deal
 from ..variants import KLONDIKE
+from .hidden import hidden_seed
 from .checks import (NotAnswered, Verdict, call_student, calls_into, exercise, finite_number, hidden_inputs,
                      needs_function, replay_game, _short, student_running)
 
@@ -23,7 +24,7 @@ def _replay_seeds() -> tuple[tuple[int, str], ...]:
     solves without the budget asked for, is seen)."""
     from ..solver import solve
     found: dict[str, list[int]] = {Outcome.WON: [], Outcome.UNWINNABLE: [], Outcome.UNKNOWN: []}
-    for seed in hidden_inputs(2205, 40, lambda rng: rng.randint(1_000, 10**6)):
+    for seed in hidden_inputs(2205, 400, lambda rng: rng.randint(1_000, 10**6)):  # stops once all are found
         status = solve(deal(KLONDIKE, seed), max_seconds=None, max_nodes=REPLAY_NODES).status
         if status == Outcome.UNKNOWN and not _won_with_more(seed):
             continue
@@ -76,7 +77,8 @@ def _replay_won(answer: Any) -> Verdict:
                          f"solver does not win{moves}.")
 
 
-STRATEGY_DEALS = range(150)  # enough deals for a sign test to see a real lead over random
+STRATEGY_DEALS = range(hidden_seed(0, 515), hidden_seed(0, 515) + 150)  # enough deals for a sign test to see a
+# real lead over random: deals 0-149 in practice, 150 secret ones in a graded check
 GREEDY = ("solitaire.players.GreedyStrategy.choose", "solitaire.players.GreedyStrategy.rank",
           "solitaire.players.GreedyStrategy.rule")  # greedy's own choice: switched off while a student's strategy plays
 STRATEGY_MAX_MOVES = 1500
@@ -128,10 +130,15 @@ def chance_text(p: float) -> str:
 
 
 def _play(strategy: Any) -> list:
-    """The student's strategy played on STRATEGY_DEALS, with greedy's own choice switched off."""
+    """The student's strategy played on STRATEGY_DEALS, with greedy's own choice switched off (in a graded check,
+    the games played at once: ``games.play_remote``)."""
     from ..strategies import play_game
+    from .games import play_remote
     records = []
     with student_running():
+        graded = play_remote(strategy, STRATEGY_DEALS, STRATEGY_MAX_MOVES)
+        if graded is not None:
+            return graded
         for seed in STRATEGY_DEALS:
             try:
                 records.append(play_game("klondike", seed, strategy, max_moves=STRATEGY_MAX_MOVES))

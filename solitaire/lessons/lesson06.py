@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .hidden import graded_inputs
 from .checks import (NotAnswered, Verdict, agrees_as_shown, call_student, exercise, finite_number, hidden_inputs,
                      needs_function, shown_apart, written_places)
 
@@ -29,6 +30,7 @@ def _nearest_first(pair: tuple[int, int]) -> tuple[float, float]:
 WILSON_PAIRS = sorted({LESSON_PAIR} | {(k, n) for n in (1, 2, 3, 5, 10, 20, 40, 100, 1000, 6000)
                                        for k in {0, 1, 2, n // 10, n // 3, n // 2, n - 2, n - 1, n} if 0 <= k <= n},
                       key=_nearest_first)
+WILSON_PAIRS += graded_inputs(601, 12, lambda rng: (lambda n: (rng.randint(0, n), n))(rng.randint(1, 9000)))
 LEAST_PLACES = 3  # the lesson prints intervals to 3 decimals: a function may round its ends, but not coarser
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from ..endgame import Outcome
 from ..stats import sign_test  # the one home of the statistics; kept importable from here
 from ..variants import KLONDIKE, SOLIJOY
+from .hidden import graded_inputs
 from .checks import (Verdict, agrees, call_student, exercise, finite_number, hidden_inputs, needs_function,
                      written_places)
 
@@ -74,6 +75,9 @@ WIN_SHARE_CASES = [(dataclasses.replace(KLONDIKE, name="Klondike draw 3", draw=3
                    (dataclasses.replace(SOLIJOY, name="SoliJoy + w>f", waste_to_foundation=True), 12),
                    (dataclasses.replace(KLONDIKE, name="Klondike, any card on empty columns", empty_column_ranks=None),
                     25)]
+_CHANGES = ({"draw": 3}, {"waste_to_foundation": True}, {"empty_column_ranks": None}, {"passes": 1}, {"draw": 2})
+WIN_SHARE_CASES += graded_inputs(623, 2, lambda rng: (dataclasses.replace(
+    rng.choice([KLONDIKE, SOLIJOY]), name="a rule changed", **rng.choice(_CHANGES)), rng.randint(10, 25)))
 
 
 @exercise("06b.win_share", "Write win_share(variant, deals): the share (a fraction between 0 and 1) of deals 0 to "

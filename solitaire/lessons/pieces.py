@@ -14,14 +14,15 @@ from ..moves import Move, apply, legal_moves
 from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
-from .checks import NotAnswered, exercise, student_running
+from .checks import GRADED, NotAnswered, exercise, student_running
+from .hidden import hidden_rng, hidden_seeds
 
 KLONDIKE_DRAW_3 = Variant("Klondike draw 3", draw=3)
 ONE_PASS = Variant("Klondike, one pass", passes=1)
 THREE_PASSES_DRAW_3 = Variant("Klondike draw 3, three passes", draw=3, passes=3)
 CARDS_COME_BACK = Variant("Klondike, cards come back", foundation_to_tableau=True)
 CHECKED_VARIANTS = (KLONDIKE, SOLIJOY, ITALIAN, KLONDIKE_DRAW_3, ONE_PASS, THREE_PASSES_DRAW_3)
-HIDDEN_SEEDS = 7_000_000  # the checks' playouts start at this deal: no lesson shows these deals
+HIDDEN_SEEDS = 7_000_000  # the practice checks' playouts start at this deal (a graded check's, at a secret one)
 POSITIONS_PER_VARIANT = 400
 
 
@@ -35,45 +36,66 @@ def register(name: str, question: str, pieces: tuple, shows: Any = None) -> Call
 def playout_positions(variant: Variant, wanted: str = "", n: int = POSITIONS_PER_VARIANT) -> tuple[Position, ...]:
     """``n`` positions of ``variant`` met in seeded random playouts of hidden deals (moves picked by
     ``random.Random(seed)``, at most 80 moves a deal), keeping those with cards in the pile ``wanted``
-    ("waste", "stock", or "" for any). The same positions on every run and every machine.
+    ("waste", "stock", or "" for any). The same positions on every run and every machine; in a graded check,
+    ``n`` positions of secret deals first (``solitaire.lessons.hidden``).
 
     >>> len(playout_positions(KLONDIKE, "waste", 5)), all(p.waste for p in playout_positions(KLONDIKE, "waste", 5))
     (5, True)
     """
     found: list[Position] = []
-    seed = HIDDEN_SEEDS
-    while len(found) < n:
-        p, rng = deal(variant, seed), random.Random(seed)
-        for _ in range(80):
-            if not wanted or getattr(p, wanted):
-                found.append(p)
-            moves = legal_moves(p)
-            if not moves or len(found) >= n:
-                break
-            p = apply(p, rng.choice(moves))
-        seed += 1
-    return tuple(found[:n])
+    for first in hidden_seeds([HIDDEN_SEEDS], HIDDEN_SEEDS):  # in a graded check, secret deals first
+        mine: list[Position] = []
+        seed = first
+        while len(mine) < n:
+            p, rng = deal(variant, seed), random.Random(seed) if first == HIDDEN_SEEDS else hidden_rng(seed)
+            for _ in range(80):
+                if not wanted or getattr(p, wanted):
+                    mine.append(p)
+                moves = legal_moves(p)
+                if not moves or len(mine) >= n:
+                    break
+                p = apply(p, rng.choice(moves))
+            seed += 1
+        found += mine[:n]
+    return tuple(found)
 
 
 def run_student(fn: Any, calls: list[tuple]) -> list[Any]:
     """The student's ``fn`` called on each argument tuple in ``calls``, with the exercise's kit pieces switched
-    off. A call that raises stops the run with NotAnswered naming the position it was called on."""
+    off. A call that raises stops the run with NotAnswered naming the position it was called on. In a graded check
+    the calls go to the answer's process in one message (``remote.Remote.map``).
+
+    >>> run_student(len, [((1, 2),), ("abc",)])
+    [2, 3]
+    """
     if not callable(fn):
         raise NotAnswered(f"expected a function (its name, without brackets), got {type(fn).__name__} {fn!r}")
     results, failed = [], None
     with student_running():
-        for args in calls:
-            try:
-                results.append(fn(*args))
-            except NotImplementedError:
-                raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") from None
-            except Exception as e:  # noqa: BLE001 - the student's code may raise anything
-                failed = (args[0], e)
-                break
+        if callable(getattr(fn, "map", None)) and GRADED:
+            results, failure = fn.map(list(calls))
+            if failure is not None:
+                from .remote import remote_error
+                failed = (calls[len(results)][0], remote_error(failure))
+                if isinstance(failed[1], NotImplementedError):
+                    raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body")
+                if type(failed[1]).__name__ == "KitSwitchedOff":
+                    raise failed[1]
+        else:
+            for args in calls:
+                try:
+                    results.append(fn(*args))
+                except NotImplementedError:
+                    raise NotAnswered(f"the function {getattr(fn, '__name__', 'you wrote')} still has no body") \
+                        from None
+                except Exception as e:  # noqa: BLE001 - the student's code may raise anything
+                    failed = (args[0], e)
+                    break
     if failed:
         p, e = failed
-        raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  on this {p.variant.name} position:\n"
-                          f"{text_diagram(p)}")
+        shown = f"on this {p.variant.name} position:\n{text_diagram(p)}" if hasattr(p, "variant") and hasattr(
+            p, "columns") else f"on {p!r}"
+        raise NotAnswered(f"calling it raised {type(e).__name__}: {e}\n  {shown}")
     return results
 
 

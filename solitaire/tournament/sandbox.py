@@ -172,9 +172,10 @@ def _python_dirs() -> list[str]:
     return sorted(d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs))
 
 
-def options(hidden, tmp_mb: int = TMP_MB) -> list[str]:
+def options(hidden, tmp_mb: int = TMP_MB, extra=()) -> list[str]:
     """bubblewrap's options for a fresh sandbox (without the command); each folder in ``hidden`` (results,
-    entrants, logs) that lies inside a bound folder is covered by an empty, read-only one.
+    entrants, logs) that lies inside a bound folder is covered by an empty, read-only one; ``extra`` (more
+    bubblewrap options, such as a graded kit bound read-only) comes before the root is made read-only.
 
     >>> options([])[:2]
     ['--unshare-pid', '--unshare-net']
@@ -208,6 +209,7 @@ def options(hidden, tmp_mb: int = TMP_MB) -> list[str]:
         inside = any(h.startswith(b + "/") for b in binds)
         if inside and not any(b == h or b.startswith(h + "/") for b in binds):
             args += ["--tmpfs", h, "--remount-ro", h]
+    args += list(extra)
     # the root (bubblewrap's own tmpfs, where the folders above were made) and /dev: nothing more can be written
     return args + ["--remount-ro", "/dev", "--remount-ro", "/"]
 
@@ -224,7 +226,7 @@ def wrap(argv: list[str], hidden: list[str]) -> list[str]:
 
 
 def start(argv: list[str], hidden=(), *, env: dict[str, str], cgroup: Cgroup | None = None, pass_fds=(),
-          filtered: bool | None = None, tmp_mb: int = TMP_MB, **popen) -> subprocess.Popen:
+          filtered: bool | None = None, tmp_mb: int = TMP_MB, extra=(), **popen) -> subprocess.Popen:
     """Start ``argv`` in a fresh sandbox under the seccomp filter (unless ``filtered`` is False; None: where
     ``detect`` found it works), in ``cgroup`` if given. bubblewrap reads its options and the filter from
     unlinked files it closes before the command starts, so the sandbox sees neither. ``popen``: the rest of
@@ -236,7 +238,7 @@ def start(argv: list[str], hidden=(), *, env: dict[str, str], cgroup: Cgroup | N
     """
     filtered = detect().filtered if filtered is None else filtered
     with tempfile.TemporaryFile() as args, tempfile.TemporaryFile() as program:
-        opts = options(hidden, tmp_mb)
+        opts = options(hidden, tmp_mb, extra)
         if filtered:
             program.write(seccomp.program())
             program.flush()
