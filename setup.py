@@ -37,8 +37,11 @@ class BuildWithLessons(build_py):
             sys.path.remove(str(HERE))
         target = Path(self.build_lib) / "solitaire" / "classroom" / "notebooks"
         self.mkpath(str(target))
-        for path in sorted((HERE / "notebooks").glob("*.ipynb")):
-            (target / path.name).write_text(student_notebook_text(path), encoding="utf-8")
+        lessons = HERE / "notebooks"
+        for path in sorted(lessons.glob("*.ipynb")) + sorted((lessons / "deeper").glob("*.ipynb")):
+            out = target / path.relative_to(lessons)  # the Going deeper notebooks in deeper/, as the lessons link
+            self.mkpath(str(out.parent))
+            out.write_text(student_notebook_text(path), encoding="utf-8")
         guide = HERE / "notebooks" / GUIDE
         if guide.is_file():
             (target / GUIDE).write_text(student_guide(guide.read_text(encoding="utf-8")), encoding="utf-8")

@@ -77,7 +77,7 @@ def reachable(number):
     text = open(TEACHERS, encoding="utf-8").read()
     part = text[text.index("**07.reachable**"):][:1500]
     counts = {{81: int(re.search(r"\\*\\*([\\d,]+)\\*\\*", part).group(1).replace(",", ""))}}
-    deals, said = re.search(r"\\(([\\d, ]+): ([\\d,\\s]+(?:and [\\d,]+)?) positions\\)", part).groups()
+    deals, said = re.search(r"\\(([\\d,\\s]+): ([\\d,\\s]+(?:and [\\d,]+)?) positions\\)", part).groups()
     numbers = [int(x.replace(",", "")) for x in re.findall(r"\\d[\\d,]*\\d|\\d", said.replace(" and ", ", ").replace(",\\n", ", "))]
     counts.update(zip((int(d) for d in deals.split(",")), numbers))
     return counts[number]
@@ -237,10 +237,34 @@ def _solvers_line() -> list[str]:
     return [str(m) for m in solve(Game.from_pysol(PYSOL_LAYOUT), max_seconds=None, max_nodes=100_000).moves]
 
 
+def _dfs_from_the_guide() -> Callable:
+    """07.dfs: the answer's code read from TEACHERS.md (its answers section) and run."""
+    from solitaire import apply, legal_moves
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import is_won
+    text = open(TEACHERS, encoding="utf-8").read()
+    start = text.index("def dfs(start, max_nodes=100_000):")
+    namespace = {"apply": apply, "legal_moves": legal_moves, "plain_key": plain_key, "is_won": is_won}
+    exec(text[start:text.index("```", start)], namespace)  # noqa: S102 - the cheat a student might write
+    return namespace["dfs"]
+
+
+def _wilson_through_the_stand_in(wins, games):
+    from solitaire.stats import wilson as kit
+    return getattr(kit, "__kit_switched_off__", kit)(wins, games)
+
+
 WASTE_FILTER = "return {0}(p, rules(p.variant), targets, wants)"
 CHEATS = [
     Cheat("the answers on the student's machine: TEACHERS.md", "07.reachable", lambda: _reachable_from_the_guide,
           READ_THE_GUIDE),
+    Cheat("the answers on the student's machine: TEACHERS.md, a graded exercise", "07.dfs",
+          lambda: _dfs_from_the_guide(),
+          f"TEXT = open({TEACHERS!r}, encoding='utf-8').read()\nSTART = TEXT.index('def dfs(start, max_nodes=100_000):')\n"
+          "exec(TEXT[START:TEXT.index('```', START)])\n"),
+    Cheat("the stand-in's __kit_switched_off__, a graded exercise", "06.wilson", lambda: _wilson_through_the_stand_in,
+          "def my_wilson(wins, games):\n    from solitaire.stats import wilson as kit\n"
+          "    return getattr(kit, '__kit_switched_off__', kit)(wins, games)\n"),
     Cheat("the answers on the student's machine: the teacher's notebook", "07.dfs", _teachers_dfs, READ_THE_NOTEBOOK),
     Cheat("the checkers' own answers importable", "06.deals_needed", lambda: _checkers_width,
           "from solitaire.lessons.lesson06 import _checked_width_answer\n"
@@ -305,4 +329,4 @@ CHEATS = [
 ANSWER_NAMES = {"07.reachable": "reachable", "07.dfs": "dfs", "06.deals_needed": "deals_needed",
                 "02b.waste_moves": "waste_moves", "02a.fits": "fits", "08.chance_by_hand": "chance_by_hand",
                 "08.layouts": "layouts", "05.strategy": "my_strategy", "06a.winnable_range": "winnable_range",
-                "06b.p_value": "p_value", "01a.win": "won"}
+                "06b.p_value": "p_value", "01a.win": "won", "06.wilson": "my_wilson"}

@@ -38,7 +38,9 @@ def test_the_working_copy_is_every_lesson_blanked_and_the_kits_notebooks_stay_as
         tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     kit = {p: p.read_bytes() for p in (ROOT / "notebooks").glob("*.ipynb")}
     code, out, _ = _cli(["lessons", str(tmp_path / "mine")], capsys)
-    assert code == 0 and f"wrote {len(kit)} lessons" in out
+    deeper = sorted(p.name for p in (ROOT / "notebooks" / "deeper").glob("*.ipynb"))
+    assert code == 0 and f"wrote {len(kit)} lessons and {len(deeper)} Going deeper notebooks (in deeper/)" in out
+    assert sorted(p.name for p in (tmp_path / "mine" / "deeper").glob("*.ipynb")) == deeper  # no dead link
     names = sorted(p.name for p in (tmp_path / "mine").glob("*.ipynb"))
     assert names == sorted(p.name for p in kit)
     for path in kit:
@@ -46,7 +48,8 @@ def test_the_working_copy_is_every_lesson_blanked_and_the_kits_notebooks_stay_as
         assert copy == for_students(student_copy.student_notebook(json.loads(path.read_text(encoding="utf-8"))))
     moves = (tmp_path / "mine" / "02b_moves.ipynb").read_text(encoding="utf-8")
     assert "raise NotImplementedError" in moves and '"outputs": []' in moves
-    assert (tmp_path / "mine" / "TEACHERS.md").is_file()  # the index links to it
+    guide = (tmp_path / "mine" / "TEACHERS.md").read_text(encoding="utf-8")
+    assert "## Answers to the exercises" in guide and "def dfs(" not in guide  # the guide without its answers
     assert {p: p.read_bytes() for p in kit} == kit
 
 
@@ -63,11 +66,11 @@ def test_the_copy_is_never_written_over_the_students_work(tmp_path: Path, capsys
     worked = mine / "02b_moves.ipynb"
     worked.write_text(worked.read_text(encoding="utf-8").replace("raise NotImplementedError", "return []"),
                       encoding="utf-8")
-    before = {p.name: p.read_bytes() for p in mine.iterdir()}
+    before = {p.name: p.read_bytes() for p in mine.iterdir() if p.is_file()}
     code, out, err = _cli(["lessons", str(mine)], capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "holds lessons you have changed (02b_moves.ipynb): nothing was written" in err
-    assert {p.name: p.read_bytes() for p in mine.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in mine.iterdir() if p.is_file()} == before
     assert write_working_copy(mine, missing_only=True) == []  # what lab does: the student's work stays
     (mine / "03_variants.ipynb").unlink()
     assert write_working_copy(mine, missing_only=True) == [mine / "03_variants.ipynb"]
@@ -130,7 +133,7 @@ def test_lab_says_where_the_copy_is_first_and_serves_its_index(tmp_path: Path) -
         assert status == 200 and "<title>JupyterLab</title>" in page, (tmp_path / "lab.log").read_text()
         status, listing = _get(f"http://127.0.0.1:{PORT}/api/contents?token={token}")
         served = {item["name"] for item in json.loads(listing)["content"]}
-        assert status == 200 and set(fresh_copy()) <= served
+        assert status == 200 and {name.split("/")[0] for name in fresh_copy()} <= served  # deeper/: a folder
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         lab.wait(timeout=60)

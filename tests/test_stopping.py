@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from solitaire.classroom.graded import SECRET_FILE as SECRET
 from stopping import ENV, files_of, interrupt
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Ctrl-C to a process group, read back from /proc")
@@ -97,7 +98,7 @@ def whole(tmp_path_factory) -> dict[str, dict[str, bytes]]:
         done = subprocess.run([sys.executable, "-m", "solitaire", *make(folder)], env=ENV, capture_output=True,
                               text=True)
         assert done.returncode == 0, done.stderr
-        made[command] = {k: v for k, v in files_of(folder).items() if not k.startswith(".")}
+        made[command] = {k: v for k, v in files_of(folder).items() if not k.startswith(".") and k != SECRET}
     return made
 
 
@@ -123,6 +124,7 @@ def test_an_interrupted_folder_is_the_old_one_or_the_whole_new_one(tmp_path, who
         assert after["mine.txt"] == b"keep me"
     if stopped.code == 0:  # it finished before the Ctrl-C came (and a Ctrl-C after the end changes nothing)
         assert after is not None and {k: after.get(k) for k in whole[command]} == whole[command]
+        assert command != "nbgrader" or len(after[SECRET].strip()) == 64  # a fresh secret, different each time
         return
     said = _one_clean_line(stopped, command)
     if after == before:
@@ -130,6 +132,7 @@ def test_an_interrupted_folder_is_the_old_one_or_the_whole_new_one(tmp_path, who
     else:
         assert f"holds the {complete}" in said, said
         assert {k: after.get(k) for k in whole[command]} == whole[command]
+        assert command != "nbgrader" or len(after[SECRET].strip()) == 64  # the secret moved in with the rest
 
 
 def test_a_course_stopped_before_it_was_whole_can_be_made_again(tmp_path):

@@ -113,8 +113,9 @@ def test_the_installed_wheel_writes_a_course_and_a_working_copy(tmp_path: Path) 
     wheel = build_wheel(tmp_path / "build")
     names = zipfile.ZipFile(wheel).namelist()
     lessons = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("solitaire/classroom/notebooks/")
-                  and n.endswith(".ipynb")) == lessons
+    deeper = sorted(f"deeper/{p.name}" for p in (ROOT / "notebooks" / "deeper").glob("*.ipynb"))
+    assert sorted(n.split("solitaire/classroom/notebooks/", 1)[1] for n in names
+                  if n.startswith("solitaire/classroom/notebooks/") and n.endswith(".ipynb")) == sorted(lessons + deeper)
     assert not [n for n in names if "__pycache__" in n or n.startswith(("notebooks/", "tests/", "scripts/"))]
     python = fresh_venv(tmp_path / "venv", wheel)
     work = tmp_path / "work"
@@ -130,8 +131,10 @@ def test_the_installed_wheel_writes_a_course_and_a_working_copy(tmp_path: Path) 
     assert any("### BEGIN SOLUTION" in "".join(c["source"]) for c in source["cells"])
     _run([python, "-m", "solitaire", "lessons", "mine"], work, env)
     assert sorted(p.name for p in (work / "mine").glob("*.ipynb")) == lessons
+    assert sorted(f"deeper/{p.name}" for p in (work / "mine" / "deeper").glob("*.ipynb")) == deeper  # 52: no dead link
     assert (work / "mine" / "TEACHERS.md").is_file()
-    assert "### BEGIN SOLUTION" not in "".join(p.read_text(encoding="utf-8") for p in (work / "mine").iterdir())
+    assert "### BEGIN SOLUTION" not in "".join(p.read_text(encoding="utf-8") for p in (work / "mine").rglob("*")
+                                               if p.is_file())
     # a student's install: the checker's own answer passes the practice check, and not a grade
     assert _run([python, "-c", CHECKERS_ANSWER], work, env).split() == ["True", "False"]
     print(f"\nthe wheel: {wheel.name}, {wheel.stat().st_size / 1e3:.0f} kB")

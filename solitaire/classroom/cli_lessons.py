@@ -42,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
                          else f"while writing the lessons: {folder} is as it was (the copy is written aside and "
                               "moved into place only when whole)")
     written = write_working_copy(folder, state=state)
-    lessons = [p for p in written if p.suffix == ".ipynb"]
-    print(f"wrote {len(lessons)} lessons to {folder} (exercises blanked, outputs cleared): start with "
+    lessons = [p for p in written if p.suffix == ".ipynb" and p.parent == folder]
+    deeper = [p for p in written if p.suffix == ".ipynb" and p.parent != folder]
+    print(f"wrote {len(lessons)} lessons and {len(deeper)} Going deeper notebooks (in deeper/) to {folder} "
+          "(exercises blanked, outputs cleared): start with "
           f"{folder / '00_index.ipynb'}, or run python -m solitaire lab {folder}")
     return 0

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..lessons.grader import HAND_GRADED
-from .graded import TEST_TAG, write_secret
+from .graded import SECRET_FILE, TEST_TAG, secret_text
 from .student_copy import SOLUTION_TAG, STUB_MARK, lessons_folder, stub_for
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -412,8 +412,9 @@ def write_course(course: Path, lessons: Path | None = None, points_file: Path | 
         for needed in _needed_files(nb, lessons):
             files[f"{folder}/{needed.relative_to(lessons).as_posix()}"] = needed.read_bytes()
         made[path.stem] = [e.check_id for e in ex]
+    files[SECRET_FILE] = secret_text(course)  # made once, kept by --force: the hidden inputs' secret
     kept = write_course_files(course, files, points, exercise_id, state)
-    write_secret(course)  # made once, kept by --force: the hidden inputs' secret
+    (course / SECRET_FILE).chmod(0o600)  # never readable by others on a shared server
     if state is not None:
         state["kept"] = kept
     return made

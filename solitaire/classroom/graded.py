@@ -30,6 +30,21 @@ TEST_TAG = "raises-exception"  # a course's test cells: JupyterLab's Run All and
 CELL_MAGIC = re.compile(r"^\s*%%")
 
 
+def secret_text(course: Path) -> str:
+    """The text of a course's secret file: the course's own where it has one, else a fresh random secret.
+
+    >>> import tempfile
+    >>> len(secret_text(Path(tempfile.mkdtemp())).strip())
+    64
+    """
+    path = Path(course) / SECRET_FILE
+    try:
+        kept = path.read_text(encoding="utf-8")
+    except OSError:
+        kept = ""
+    return kept if kept.strip() else secrets.token_hex(32) + "\n"  # a secret draw, never a seeded one
+
+
 def write_secret(course: Path) -> Path:
     """Write a course's secret (a fresh random one, kept if the course has one already); its path.
 

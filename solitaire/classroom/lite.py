@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.metadata as metadata
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -91,10 +92,13 @@ def write_lessons(lessons: Path, files: Path) -> list[Path]:
     """
     written = write_student_copies(lessons, files)
     notebooks = {path: json.loads(path.read_text(encoding="utf-8")) for path in written}
-    site_only = [path.stem.split("_")[0] for path, nb in notebooks.items() if not needs_cdn(nb)]
-    carried = {path.name for path in written}
+    site_only = [path.stem.split("_")[0] for path, nb in notebooks.items()
+                 if not needs_cdn(nb) and path.parent == files]  # the lessons, not the Going deeper notebooks
+    carried = {path.relative_to(files).as_posix() for path in written}
     for path, nb in notebooks.items():
-        nb = for_the_browser(for_students(nb, KERNELSPEC), carried)
+        here = path.parent.relative_to(files).as_posix()  # "." or "deeper": links are relative to the notebook
+        seen = {name if here == "." else os.path.relpath(name, here) for name in carried}
+        nb = for_the_browser(for_students(nb, KERNELSPEC), seen)
         nb["cells"].insert(0, install_cell(nb, site_only))
         nb.setdefault("metadata", {})["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                                        "language": "python"}

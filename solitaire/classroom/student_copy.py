@@ -135,19 +135,40 @@ def student_notebook_text(path: Path) -> str:
     return json.dumps(student_notebook(nb), indent=1, ensure_ascii=False) + "\n"
 
 
+DEEPER = "deeper"  # the Going deeper notebooks' folder, inside the lessons' folder
+
+
 def notebooks_in(source: Path) -> list[Path]:
-    """The notebooks of the folder ``source`` in name order (or ``source`` itself when it is one .ipynb file).
+    """The notebooks of the folder ``source`` in name order, then those of its ``deeper/`` folder (the Going
+    deeper notebooks the lessons link to); or ``source`` itself when it is one .ipynb file.
 
     >>> [p.name for p in notebooks_in(Path("no such folder"))]
     []
+    >>> [p.parent.name for p in notebooks_in(lessons_folder())][-1]
+    'deeper'
     """
     source = Path(source)
-    return [source] if source.suffix == ".ipynb" and source.is_file() else sorted(source.glob("*.ipynb"))
+    if source.suffix == ".ipynb" and source.is_file():
+        return [source]
+    return sorted(source.glob("*.ipynb")) + sorted((source / DEEPER).glob("*.ipynb"))
+
+
+def relative_name(path: Path, folder: Path) -> str:
+    """A notebook's name as its folder of lessons holds it: ``01_cards.ipynb``, ``deeper/01_inside_a_card.ipynb``.
+
+    >>> relative_name(Path("/k/notebooks/deeper/x.ipynb"), Path("/k/notebooks")), relative_name(Path("/a/y.ipynb"), Path("/b"))
+    ('deeper/x.ipynb', 'y.ipynb')
+    """
+    try:
+        return Path(path).relative_to(folder).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
 def write_student_copies(src_dir: str | Path, dst_dir: str | Path) -> list[Path]:
-    """Write the student copy of every notebook of ``src_dir`` (or of one .ipynb file) into ``dst_dir``, made if
-    missing; return the files written. A notebook of the same name in ``dst_dir`` is replaced.
+    """Write the student copy of every notebook of ``src_dir`` (its ``deeper/`` folder too; or of one .ipynb
+    file) into ``dst_dir``, made if missing; return the files written. A notebook of the same name in ``dst_dir``
+    is replaced.
 
     >>> import tempfile
     >>> tmp = tempfile.TemporaryDirectory()
@@ -156,14 +177,16 @@ def write_student_copies(src_dir: str | Path, dst_dir: str | Path) -> list[Path]
     (['02b_moves.ipynb'], True)
     >>> tmp.cleanup()
     """
-    notebooks = notebooks_in(Path(src_dir))
+    src = Path(src_dir)
+    notebooks = notebooks_in(src)
     if not notebooks:
         raise ValueError(f"no notebooks found in {str(src_dir)!r}: give a folder of .ipynb files")
-    texts = {path.name: student_notebook_text(path) for path in notebooks}  # all read before anything is written
+    texts = {path.name if src.is_file() else relative_name(path, src): student_notebook_text(path)
+             for path in notebooks}  # all read before anything is written
     dst = Path(dst_dir)
-    dst.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in texts.items():
+        (dst / name).parent.mkdir(parents=True, exist_ok=True)
         (dst / name).write_text(text, encoding="utf-8")
         written.append(dst / name)
     return written

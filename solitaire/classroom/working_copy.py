@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from .staging import StagedFolder, read_manifest
-from .student_copy import lessons_folder, notebooks_in, student_notebook_text
+from .student_copy import lessons_folder, notebooks_in, relative_name, student_guide, student_notebook_text
 
 MANIFEST = ".solitaire-lessons.json"  # what the kit wrote into a working copy: file name -> sha256 of its text
 GUIDE = "TEACHERS.md"  # the rules, the glossary and the course plan, linked from the index
@@ -76,15 +76,18 @@ def fresh_copy(lessons: Path | None = None) -> dict[str, str]:
     >>> texts = fresh_copy()
     >>> list(texts)[0], "TEACHERS.md" in texts, "### BEGIN SOLUTION" in texts["02b_moves.ipynb"]
     ('00_index.ipynb', True, False)
+    >>> "deeper/07_reachable.ipynb" in texts, "def dfs(" in texts["TEACHERS.md"]
+    (True, False)
     """
     lessons = Path(lessons) if lessons is not None else lessons_folder()
     spec = kernelspec()
-    texts = {path.name: json.dumps(for_students(json.loads(student_notebook_text(path)), spec), indent=1,
-                                   ensure_ascii=False) + "\n" for path in notebooks_in(lessons)}
+    texts = {relative_name(path, lessons): json.dumps(for_students(json.loads(student_notebook_text(path)), spec),
+                                                     indent=1, ensure_ascii=False) + "\n"
+             for path in notebooks_in(lessons)}
     if not texts:
         raise ValueError(f"no lesson notebooks in {str(lessons)!r}: reinstall the kit (pip install solitaire-kit)")
-    if (lessons / GUIDE).is_file():
-        texts[GUIDE] = (lessons / GUIDE).read_text(encoding="utf-8")
+    if (lessons / GUIDE).is_file():  # without its answers to the exercises, from a clone too
+        texts[GUIDE] = student_guide((lessons / GUIDE).read_text(encoding="utf-8"))
     return texts
 
 
@@ -161,6 +164,7 @@ def write_working_copy(folder: str | Path, lessons: Path | None = None, missing_
                          "give another folder, or move those notebooks away to start them afresh")
     with StagedFolder(folder, MANIFEST, state) as staged:
         for name, text in fresh.items():
+            (staged.files / name).parent.mkdir(parents=True, exist_ok=True)  # deeper/: the Going deeper notebooks
             (staged.files / name).write_bytes(text.encode("utf-8"))  # the bytes are the text, on every system
         staged.commit(remove_unmade=False)
     return [folder / name for name in fresh]
