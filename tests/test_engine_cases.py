@@ -539,6 +539,20 @@ def test_every_position_the_stock_check_shows_holds_the_whole_deck(capsys: pytes
     assert "stock empty   waste 0" in capsys.readouterr().out
 
 
+def test_a_waste_moves_that_indexes_targets_is_told_a_card_may_have_no_key(capsys: pytest.CaptureFixture) -> None:
+    """targets[card] raised a bare KeyError: the refusal says a card with no target is not in the dict, and names
+    the lesson's targets.get(card, []); another error gets no such hint."""
+    def indexes(p, targets, wants):
+        return [Move(WASTE_TO_FOUNDATION)] * (p.waste[-1] in wants) + [
+            Move(WASTE_TO_COLUMN, target=d) for d in targets[p.waste[-1]]]
+    assert not check("02b.waste_moves", indexes)
+    out = capsys.readouterr().out
+    assert "raised KeyError" in out and "no column takes is not in targets" in out and "targets.get(card, [])" in out
+    assert not check("02b.waste_moves", lambda p, targets, wants: 1 / 0)
+    out = capsys.readouterr().out
+    assert "raised ZeroDivisionError" in out and "targets.get" not in out
+
+
 def test_a_draw_that_raises_is_shown_on_a_diagram(capsys: pytest.CaptureFixture) -> None:
     assert not check("02c.draw", lambda p: p.waste[-1])  # an IndexError on an empty waste
     out = capsys.readouterr().out
