@@ -429,7 +429,34 @@ def test_dfs_check_takes_any_order_of_moves_and_still_names_the_slip(capsys: pyt
     ok, out = feedback(capsys, "07.dfs", lambda s, n: _student_dfs(s, n, empty_start=True, order=_foundations_first))
     assert not ok and "visited = {plain_key(start)}" in out
     ok, out = feedback(capsys, "07.dfs", _dfs_marked_when_popped)
-    assert not ok and "did not take the positions off its stack as a depth-first search does" in out
+    assert not ok and "did not take the positions off its stack as a depth-first search does" not in out, out
+    assert ("marks a position visited when it takes it off the stack, and the exercise counts each position when "
+            "it is first seen" in out), out
+
+
+def test_dfs_check_still_refuses_a_search_that_is_not_depth_first(capsys: pytest.CaptureFixture) -> None:
+    """A search that takes a random position off its list (marking as it pushes) is no depth-first search, in
+    either way of marking: it is told so, not that it marks when popping."""
+    import random
+    from solitaire import apply, legal_moves
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import is_won
+
+    def any_position(start, max_nodes):
+        rng, visited, stack = random.Random(1), {plain_key(start)}, [start]
+        while stack:
+            p = stack.pop(rng.randrange(len(stack)))
+            if is_won(p):
+                return "won", len(visited)
+            for q in (apply(p, m) for m in legal_moves(p)):
+                if plain_key(q) not in visited:
+                    if len(visited) >= max_nodes:
+                        return "unknown", len(visited)
+                    visited.add(plain_key(q))
+                    stack.append(q)
+        return "unwinnable", len(visited)
+    ok, out = feedback(capsys, "07.dfs", any_position)
+    assert not ok and "marks a position visited when it takes it off the stack" not in out, out
 
 
 def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.CaptureFixture) -> None:
