@@ -525,6 +525,34 @@ def test_a_first_version_is_refused_on_a_game_the_lesson_never_plays(capsys: pyt
     assert lesson02b.first_difference.variant == SOLIJOY
 
 
+def test_every_position_the_stock_check_shows_holds_the_whole_deck(capsys: pytest.CaptureFixture) -> None:
+    """The check once made its empty-stock, empty-waste positions by deleting the waste: a Klondike table with 28
+    cards. Every position it tries (and so shows) is one play can reach, the whole deck in it, and each variant
+    has some with the stock and the waste both empty."""
+    from solitaire.lessons.lesson02 import stock_positions
+    from solitaire.validity import status
+    positions = stock_positions()
+    assert [(p, status(p)) for p in positions if status(p)] == []
+    cleared = {p.variant.name for p in positions if not p.stock and not p.waste}
+    assert cleared == {p.variant.name for p in positions}
+    assert not check("02.stock_moves", stock_moves_empty_waste)
+    assert "stock empty   waste 0" in capsys.readouterr().out
+
+
+def test_a_waste_moves_that_indexes_targets_is_told_a_card_may_have_no_key(capsys: pytest.CaptureFixture) -> None:
+    """targets[card] raised a bare KeyError: the refusal says a card with no target is not in the dict, and names
+    the lesson's targets.get(card, []); another error gets no such hint."""
+    def indexes(p, targets, wants):
+        return [Move(WASTE_TO_FOUNDATION)] * (p.waste[-1] in wants) + [
+            Move(WASTE_TO_COLUMN, target=d) for d in targets[p.waste[-1]]]
+    assert not check("02b.waste_moves", indexes)
+    out = capsys.readouterr().out
+    assert "raised KeyError" in out and "no column takes is not in targets" in out and "targets.get(card, [])" in out
+    assert not check("02b.waste_moves", lambda p, targets, wants: 1 / 0)
+    out = capsys.readouterr().out
+    assert "raised ZeroDivisionError" in out and "targets.get" not in out
+
+
 def test_a_draw_that_raises_is_shown_on_a_diagram(capsys: pytest.CaptureFixture) -> None:
     assert not check("02c.draw", lambda p: p.waste[-1])  # an IndexError on an empty waste
     out = capsys.readouterr().out

@@ -301,7 +301,26 @@ def test_a_random_player_with_another_seed_does_not_beat_random(capsys: pytest.C
     assert len(lesson05.STRATEGY_DEALS) >= 100
     for seed in (1, 2026):  # both win more of these deals than random (seed 0), by a lead no sign test finds
         ok, out = feedback(capsys, "05.strategy", RandomStrategy(seed))
-        assert not ok and "sign test" in out and ("could be luck" in out or "not better than random" in out), out
+        assert not ok and "sign test" in out and ("from luck" in out or "not better than random" in out), out
+
+
+def test_a_lead_too_small_for_the_sign_test_is_told_so(capsys: pytest.CaptureFixture) -> None:
+    """An honest strategy (flips, foundations, uncovering builds, waste, stock, sideways builds last) wins 55 to
+    random's 43, p = 0.11: the refusal says it is ahead, by how much, that 150 deals cannot tell that from luck,
+    and hints at comparing orders rather than repeating the advice it already follows. The bar stays p < 0.05."""
+    def honest(obs, moves):
+        def rank(m):
+            uncovers = m.kind == "t>t" and obs.hidden[m.source] > 0 and m.count == len(obs.columns[m.source])
+            order = ["flip", "t>f", "w>f", "uncover", "w>t", "draw", "recycle"]
+            kind = "uncover" if uncovers else m.kind
+            return order.index(kind) if kind in order else len(order)
+        return min(moves, key=rank)
+    won, random_won = _wins(FunctionStrategy(honest)), _wins("random")
+    ok, out = feedback(capsys, "05.strategy", honest)
+    assert not ok and won > random_won, out
+    assert (f"ahead of random, {won} wins to {random_won}, but 150 deals cannot tell a lead this small (p = "
+            in out and "from luck" in out and "p below 0.05" in out), out
+    assert "versus_random" in out and "uncovers a face-down card" not in out, out
 
 
 def test_a_strategy_that_is_the_kits_greedy_is_not_the_students(capsys: pytest.CaptureFixture) -> None:
@@ -410,7 +429,34 @@ def test_dfs_check_takes_any_order_of_moves_and_still_names_the_slip(capsys: pyt
     ok, out = feedback(capsys, "07.dfs", lambda s, n: _student_dfs(s, n, empty_start=True, order=_foundations_first))
     assert not ok and "visited = {plain_key(start)}" in out
     ok, out = feedback(capsys, "07.dfs", _dfs_marked_when_popped)
-    assert not ok and "did not take the positions off its stack as a depth-first search does" in out
+    assert not ok and "did not take the positions off its stack as a depth-first search does" not in out, out
+    assert ("marks a position visited when it takes it off the stack, and the exercise counts each position when "
+            "it is first seen" in out), out
+
+
+def test_dfs_check_still_refuses_a_search_that_is_not_depth_first(capsys: pytest.CaptureFixture) -> None:
+    """A search that takes a random position off its list (marking as it pushes) is no depth-first search, in
+    either way of marking: it is told so, not that it marks when popping."""
+    import random
+    from solitaire import apply, legal_moves
+    from solitaire.lessons.lesson07 import plain_key
+    from solitaire.moves import is_won
+
+    def any_position(start, max_nodes):
+        rng, visited, stack = random.Random(1), {plain_key(start)}, [start]
+        while stack:
+            p = stack.pop(rng.randrange(len(stack)))
+            if is_won(p):
+                return "won", len(visited)
+            for q in (apply(p, m) for m in legal_moves(p)):
+                if plain_key(q) not in visited:
+                    if len(visited) >= max_nodes:
+                        return "unknown", len(visited)
+                    visited.add(plain_key(q))
+                    stack.append(q)
+        return "unwinnable", len(visited)
+    ok, out = feedback(capsys, "07.dfs", any_position)
+    assert not ok and "marks a position visited when it takes it off the stack" not in out, out
 
 
 def test_lesson_07_and_08_messages_show_positions_as_diagrams(capsys: pytest.CaptureFixture) -> None:

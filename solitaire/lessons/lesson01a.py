@@ -79,40 +79,68 @@ def _two_aces(moves: Any) -> Verdict:
         return Verdict(True, f"{aces} Aces are home after your {count}, and every one of them replays legally "
                              "from the deal.")
     home = {f[0] for f in replay.position.foundations if f}
-    away = sorted((_where(c, replay.position) for c in full_deck(replay.variant.ranks)
-                   if c.rank_name == replay.variant.ranks[0] and c not in home), key=lambda found: found[0])
-    nearest = away[:2 - aces]
-    covered = [n for n, _ in nearest if n] and f" Find a place for the cards on {'it' if len(nearest) == 1 else 'them'}."
-    return Verdict(False, f"your {count} are legal, and {aces} of the 2 Aces asked for "
+    away = [c for c in full_deck(replay.variant.ranks) if c.rank_name == replay.variant.ranks[0] and c not in home]
+    are = "are" if len(replay.moves) != 1 else "is"
+    return Verdict(False, f"your {count} {are} legal, and {aces} of the 2 Aces asked for "
                           f"{'is on a foundation' if aces == 1 else 'are on foundations'}. Where you are now, "
-                          f"{'; '.join(where for _, where in nearest)}.{covered or ''}")
+                          f"{_aces_in_sight(away, replay.position, 2 - aces)}")
 
 
-def _where(card: Card, p: Position) -> tuple[int, str]:
-    """How many cards lie on ``card`` in ``p``, and where it lies, in words (a hint names what is face down).
+def _aces_in_sight(away: list[Card], p: Position, wanted: int) -> str:
+    """Where the Aces still away lie, told as the player sees the table: an Ace face up is named with its place,
+    the others only as not yet uncovered, with the piles that still hide cards (never where a face-down card lies).
 
     >>> p = Game.from_pysol(PYSOL_LAYOUT).start
-    >>> _where(Card("A♣"), p), _where(Card("A♦"), p)[1]
-    ((3, 'the A♣ lies face down in column 4, under 2 face-down cards and J♣'), 'the A♦ lies face down in column 4, under J♣')
+    >>> aces = [Card(a) for a in ("A♣", "A♦", "A♥", "A♠")]
+    >>> print(_aces_in_sight(aces, p, 2))  # doctest: +NORMALIZE_WHITESPACE
+    no Ace is face up yet: the A♣, A♦, A♥ and A♠ lie face down, in the stock (24 cards) or in columns 2-7,
+    which still hide face-down cards. Turn over more cards.
+    """
+    seen = sorted((found for found in map(lambda c: _where_seen(c, p), away) if found), key=lambda found: found[0])
+    said = [where for _, where in seen[:wanted]]
+    covered = [n for n, _ in seen[:wanted] if n]
+    end = f" Find a place for the cards on {'it' if len(covered) == 1 else 'them'}." if covered else ""
+    if len(seen) >= wanted:
+        return "; ".join(said) + "." + end
+    unseen = [str(c) for c in away if not _where_seen(c, p)]
+    piles = [f"the stock ({len(p.stock)} card{'s' * (len(p.stock) != 1)})"] if p.stock else []
+    columns = [i + 1 for i, down in enumerate(p.hidden) if down]
+    if columns:
+        piles.append(f"column {columns[0]}" if len(columns) == 1 else "columns " + (
+            f"{columns[0]}-{columns[-1]}" if columns == list(range(columns[0], columns[-1] + 1))
+            else ", ".join(map(str, columns[:-1])) + f" and {columns[-1]}"))
+    names = unseen[0] if len(unseen) == 1 else ", ".join(unseen[:-1]) + f" and {unseen[-1]}"
+    hidden = (f"{'no other Ace is' if said or len(away) < 4 else 'no Ace is'} face up yet: the {names} "
+              f"{'lies' if len(unseen) == 1 else 'lie'} face down, in {' or in '.join(piles)}"
+              f"{', which still hide face-down cards' if columns else ''}. Turn over more cards.")
+    return "; ".join(said) + ("; " if said else "") + hidden + end
+
+
+def _where_seen(card: Card, p: Position) -> tuple[int, str] | None:
+    """How many cards lie on ``card`` in ``p``, and where it lies, in words, if the player can see it (face up
+    in a column, or in the waste, where every card was turned face up); None when it lies face down.
+
+    >>> p = Game.from_pysol(PYSOL_LAYOUT).start
+    >>> _where_seen(Card("A♦"), p) is None  # face down in column 4, under J♣: the player cannot see it
+    True
+    >>> turned = p._replace(columns=(*p.columns[:3], p.columns[3][:3], *p.columns[4:]), waste=(Card("J♣"),),
+    ...                     hidden=(0, 1, 2, 2, 4, 5, 6))  # J♣ moved away and the A♦ turned over
+    >>> _where_seen(Card("A♦"), turned)
+    (0, 'the A♦ is on top of column 4, free to go home')
     """
     for i, col in enumerate(p.columns):
         if card in col:
-            at, down = col.index(card), p.hidden[i]
+            at = col.index(card)
+            if at < p.hidden[i]:
+                return None
             under = col[at + 1:]
-            hidden = sum(1 for k in range(at + 1, len(col)) if k < down)
-            said = ([f"{hidden} face-down card{'s' * (hidden != 1)}"] if hidden else []) + (
-                [" ".join(map(str, under[hidden:]))] if under[hidden:] else [])
-            if said:
-                side = "face down" if at < down else "face up"
-                return len(under), f"the {card} lies {side} in column {i + 1}, under {' and '.join(said)}"
-            return 0, (f"the {card} lies face down on top of column {i + 1}, ready to turn over" if at < down
-                       else f"the {card} is on top of column {i + 1}, free to go home")
-    for name in ("waste", "stock"):
-        pile = getattr(p, name)
-        if card in pile:
-            above = len(pile) - 1 - pile.index(card)
-            return above, f"the {card} is in the {name}, under {above} card{'s' * (above != 1)}"
-    return 52, f"the {card} is not in play"
+            return len(under), (f"the {card} lies face up in column {i + 1}, under {' '.join(map(str, under))}"
+                                if under else f"the {card} is on top of column {i + 1}, free to go home")
+    if card in p.waste:
+        above = len(p.waste) - 1 - p.waste.index(card)
+        return above, (f"the {card} is in the waste, under {above} card{'s' * (above != 1)}" if above
+                       else f"the {card} is on top of the waste, free to go home")
+    return None
 
 
 @exercise("01a.win", "Win the PySol deal: answer with the list of your winning moves.")

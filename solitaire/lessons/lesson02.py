@@ -6,29 +6,71 @@ variants the lesson never builds) with the kit's own piece switched off, so a wr
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from ..cards import full_deck
 from ..moves import RECYCLE, _stock_moves, legal_moves, passes_left, rules
+from ..knowledge import observe
+from ..players import GreedyStrategy
+from ..state import Position, deal
+from ..strategies import game_loop
 from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
 from .checks import Verdict
-from .hidden import graded, hidden_rngs
-from .pieces import (CHECKED_VARIANTS, POSITIONS_PER_VARIANT, as_moves, missing_and_extra, playout_positions, register, run_student)
+from .hidden import graded, hidden_rngs, hidden_seeds
+from .pieces import (CHECKED_VARIANTS, HIDDEN_SEEDS, POSITIONS_PER_VARIANT, as_moves, missing_and_extra, playout_positions, register, run_student)
 from ..render import text_diagram
 
 
 def stock_positions() -> list:
-    """Hidden positions for the stock's moves: playout positions, and the same with the stock turned over onto
-    the waste after 0 to 3 passes (so that recycling, and running out of passes, are met), and with no cards left."""
+    """Hidden positions for the stock's moves: playout positions, the same with the stock turned over onto
+    the waste after 0 to 3 passes (so that recycling, and running out of passes, are met), and positions of
+    greedy's games where the stock and the waste are both empty (every card of the deck still in play).
+
+    >>> from solitaire.validity import status
+    >>> ps = stock_positions()
+    >>> any(not p.stock and not p.waste for p in ps), [p for p in ps if status(p)]
+    (True, [])
+    """
     found = []
     for rng, first in zip(hidden_rngs(3), (0, POSITIONS_PER_VARIANT)):  # in a graded check, the secret ones first
         for v in CHECKED_VARIANTS:
             for p in playout_positions(v)[first:first + 150]:
                 found.append(p)
-                emptied = p._replace(stock=(), waste=p.waste + p.stock[::-1],
-                                     recycles=rng.randint(0, (p.variant.passes or 4) - 1))
-                found += [emptied, emptied._replace(waste=())]
-    return found
+                found.append(p._replace(stock=(), waste=p.waste + p.stock[::-1],
+                                        recycles=rng.randint(0, (p.variant.passes or 4) - 1)))
+    return found + [p for v in CHECKED_VARIANTS for p in cleared_positions(v)]
+
+
+@lru_cache(maxsize=8)
+def cleared_positions(v: Variant, n: int = 5) -> tuple[Position, ...]:
+    """Positions of ``n`` hidden deals of ``v`` played by greedy (in a graded check, ``n`` secret deals first),
+    each the first of its game with no card in the stock nor in the waste: positions play reaches, whole decks.
+
+    >>> [(len(p.stock), len(p.waste), sum(map(len, p.columns + p.foundations)))
+    ...  for p in cleared_positions(KLONDIKE, 2)]
+    [(0, 0, 52), (0, 0, 52)]
+    """
+    found: list[Position] = []
+    for first in hidden_seeds([HIDDEN_SEEDS], HIDDEN_SEEDS + 2):
+        seed, mine = first, []
+        while len(mine) < n:
+            mine += _first_cleared(v, seed)
+            seed += 1
+        found += mine
+    return tuple(found)
+
+
+def _first_cleared(v: Variant, seed: int) -> list[Position]:
+    """The first position of greedy's game of deal ``seed`` with the stock and the waste empty, if it meets one."""
+    greedy, met = GreedyStrategy(), []
+
+    def pick(p: Position, moves: list) -> list:
+        if not p.stock and not p.waste and not met:
+            met.append(p)
+        return greedy.rank(observe(p), moves)
+    game_loop(deal(v, seed), pick, True, max_moves=1000)
+    return met
 
 
 @register("02.stock_moves", "Write stock_moves(p): a draw while the stock holds cards; once it is empty, a recycle "

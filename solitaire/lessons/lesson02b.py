@@ -42,7 +42,12 @@ def _waste_moves_check(fn: Any) -> Verdict:
             targets, wants = column_targets(p, r), foundation_wants(p, r)
             calls.append((p, targets, wants))
             wanted.append(_waste_moves(p, r, targets, wants))
-    answers = run_student(fn, calls)
+    try:
+        answers = run_student(fn, calls)
+    except NotAnswered as e:
+        if str(e).startswith("calling it raised KeyError"):
+            raise NotAnswered(f"{e}\n{_KEY_HINT}") from None
+        raise
     for (p, _, _), got, want in zip(calls, answers, wanted):
         got = as_moves(got, "waste_moves(p, targets, wants)")
         if Counter(got) != Counter(want):
@@ -50,6 +55,11 @@ def _waste_moves_check(fn: Any) -> Verdict:
                               f"allow {[str(m) for m in want]}\n{missing_and_extra(got, want)}{_fields_hint(got)}")
     return Verdict(True, f"waste_moves agrees with the rules on all {len(calls)} positions (random playouts of "
                          "hidden deals of Klondike, SoliJoy, the Italian game and a Klondike whose cards come back).")
+
+
+_KEY_HINT = ("  hint: a card that no column takes is not in targets (and one no foundation wants is not in wants): "
+             "targets[card] raises KeyError for it. targets.get(card, []), as in the lesson's loop, gives [] "
+             "instead; `card in wants` asks whether a foundation wants it.")
 
 
 def _fields_hint(got: list[Move]) -> str:

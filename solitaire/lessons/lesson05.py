@@ -230,19 +230,37 @@ def _strategy(answer: Any) -> Verdict:
     records = _play(strategy)
     score, (ahead, behind, p), stuck = _score(records)
     if ahead <= behind or p >= SIGNIFICANCE:
-        verdict = ("not better than random yet" if ahead <= behind else
-                   f"a lead, but p is not below {SIGNIFICANCE}, so it could be luck: not shown better than random yet")
-        hint = (f" {stuck} of your games ran into the {STRATEGY_MAX_MOVES:,}-move limit: moving builds back and forth "
-                "leads nowhere, so put those moves last." if stuck > len(records) // 10 else
-                " Which moves make progress? A flip, or a move that uncovers a face-down card, is almost "
-                "always good; moving a build sideways rarely is.")
-        return Verdict(False, f"{score}: {verdict}.{hint}")
+        won = sum(r.outcome == Outcome.WON for r in records)
+        return Verdict(False, f"{score}: {_not_shown(won, ahead, behind, p, stuck, len(records))}")
     mine = tuple(r.outcome == Outcome.WON for r in records)
     g_ahead, g_behind, g_p = _lead(mine, _won_deals("greedy"))
     against_greedy = ("and greedy too, by a sign test!" if g_ahead > g_behind and g_p < SIGNIFICANCE else
                       f"greedy is another matter ({g_ahead} deals to {g_behind}, {chance_text(g_p)}: a final "
                       "project).")
     return Verdict(True, f"{score}: you beat random, {against_greedy}")
+
+
+def _not_shown(won: int, ahead: int, behind: int, p: float, stuck: int, games: int) -> str:
+    """Why a strategy that won ``won`` of ``games`` is not shown better than random, and a hint: a lead too small
+    for the sign test is told as such, with a hint other than which moves make progress.
+
+    >>> print(_not_shown(55, 30, 18, 0.11, 0, 150))  # doctest: +ELLIPSIS
+    ahead of random, 55 wins to 43, but 150 deals cannot tell a lead this small (p = 0.11, about 1 in 9) from luck: ...
+    """
+    if stuck > games // 10:
+        hint = (f" {stuck} of your games ran into the {STRATEGY_MAX_MOVES:,}-move limit: moving builds back and "
+                "forth leads nowhere, so put those moves last.")
+    elif ahead > behind:
+        hint = (" The order of your rules matters as much as the rules: play the same rules in another order with "
+                "versus_random(your_function), which plays these deals, and keep the order that wins most.")
+    else:
+        hint = (" Which moves make progress? A flip, or a move that uncovers a face-down card, is almost always "
+                "good; moving a build sideways rarely is.")
+    if ahead <= behind:
+        return f"not better than random yet.{hint}"
+    return (f"ahead of random, {won} wins to {sum(_won_deals('random'))}, but {len(STRATEGY_DEALS)} deals cannot "
+            f"tell a lead this small ({chance_text(p)}) from luck: not shown better than random yet (the check asks "
+            f"for p below {SIGNIFICANCE}).{hint}")
 
 
 def _as_strategy(answer: Any) -> Any:

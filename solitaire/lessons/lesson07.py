@@ -175,12 +175,39 @@ def _won_count(start: Position, expanded: list[Position]) -> int | None:
     return len(visited) if groups and any(is_won(q) for q in groups[-1].values()) else None
 
 
+def _marks_when_popped(start: Position, expanded: list[Position]) -> bool:
+    """Whether the positions ``expanded`` come in the order of a depth-first search that marks a position visited
+    when it takes it off the stack (and skips one already visited), not when it pushes it: a right search too,
+    whose counts differ from the exercise's, which counts each position when first seen."""
+    visited: set = set()
+    groups: list[dict] = [{plain_key(start): start}]
+    for p in expanded:
+        if is_won(p):
+            break
+        for group in groups:
+            for key in visited & group.keys():
+                del group[key]
+        while groups and not groups[-1]:
+            groups.pop()
+        if not groups or plain_key(p) not in groups[-1]:
+            return False
+        del groups[-1][plain_key(p)]
+        visited.add(plain_key(p))
+        groups.append({plain_key(q): q for q in all_children(p) if plain_key(q) not in visited})
+    return bool(expanded)
+
+
 def _any_order_fault(fn: Any, start: Position, where: str) -> str | None:
     """None if the student's search from ``start`` (a position the kit's search wins) answers as a depth-first
     search that tries moves in its own order does, else what is wrong: the question names no order of moves,
     and the count of a won deal depends on it."""
     got, expanded = _expanded(fn, start, 100_000)
     want = _won_count(start, expanded)
+    if want is None and _marks_when_popped(start, expanded):
+        return (f"{where} your search says {_shown(got)}: a count that differs from the exercise's because your "
+                "search marks a position visited when it takes it off the stack, and the exercise counts each "
+                "position when it is first seen. Add a child's plain_key to the visited set as you push it, and "
+                "push only children whose key is new.")
     if want is None:
         return (f"{where} your search says {_shown(got)}, but it did not take the positions off its stack as a "
                 "depth-first search does: does it take the newest position (stack.pop()), test is_won(p) then, and "
