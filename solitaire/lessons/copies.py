@@ -30,7 +30,8 @@ import types
 from pathlib import Path
 from typing import Any
 
-from .guard import LEAST_NODES, _Canonical, _code_print, _local_names, _same, normalised_tree, resolve, source_of
+from .guard import (LEAST_NODES, _Canonical, _code_print, _local_names, _same, code_of, is_function, normalised_tree,
+                    resolve, source_of)
 
 TEACHER_LEAST_NODES = 100  # a teacher's solution this big is not written the same way by chance
 
@@ -143,7 +144,7 @@ def _kit_trees(name: str) -> list[tuple[str, Any]]:
             continue
         kit = getattr(kit, "fget", kit)
         kit = getattr(getattr(kit, "__wrapped__", kit), "__func__", getattr(kit, "__wrapped__", kit))
-        if isinstance(kit, types.FunctionType):
+        if is_function(kit):  # a compiled one too: read from its .py
             kits.append((normalised_tree(kit), kit))
     return kits
 
@@ -224,7 +225,7 @@ def same_code(fn: Any, kit: Any) -> bool:
     >>> same_code(lambda x: x + 1, lambda y: y + 1), same_code(lambda x: x + 1, lambda x: x + 2)
     (True, False)
     """
-    return _code_print(fn.__code__) == _code_print(kit.__code__)
+    return _code_print(code_of(fn)) == _code_print(code_of(kit))  # code_of: a compiled kit's from its .py
 
 
 SOLUTION = re.compile(r"### BEGIN SOLUTION\n(.*?)\n### END SOLUTION", re.S)

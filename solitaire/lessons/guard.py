@@ -123,16 +123,25 @@ class KitSwitch:
         """Switch the pieces off; restore them afterwards, even on error. Yields the names of the pieces called
         meanwhile."""
         calls: list[str] = []
+        with self.replaced(lambda fn: _switched_off(fn, calls)):
+            yield calls
+
+    @contextlib.contextmanager
+    def replaced(self, make: Callable[[Any], Any]) -> Iterator[None]:
+        """Put ``make(piece)`` in each place of each piece (a stand-in, or a wrapper that watches the calls,
+        which works on a compiled kit too, where ``sys.setprofile`` sees no Python frame); restore them
+        afterwards, even on error."""
         done: list[tuple[Any, Any, str, Any]] = []
+        made: dict[int, Any] = {}
         try:
             for holder, key, kind, fn in self.places():
-                off = _switched_off(fn, calls)
+                stand_in = made.setdefault(id(fn), make(fn))
                 done.append((holder, key, kind, fn))
                 if kind == "item":
-                    holder[key] = off
+                    holder[key] = stand_in
                 else:
-                    setattr(holder, key, off)
-            yield calls
+                    setattr(holder, key, stand_in)
+            yield
         finally:
             for holder, key, kind, fn in reversed(done):
                 if kind == "item":
@@ -269,6 +278,17 @@ def code_of(fn: Any) -> types.CodeType:
             return found
         todo += [c for c in found.co_consts if isinstance(c, types.CodeType)]
     return fn.__code__
+
+
+def is_function(obj: Any) -> bool:
+    """A plain Python function, or a function of a module the kit compiled (whose source is its ``.py``).
+
+    >>> from solitaire.moves import passes_left
+    >>> is_function(passes_left), is_function(len), is_function(Path)
+    (True, False, False)
+    """
+    return isinstance(obj, types.FunctionType) or (callable(obj) and not isinstance(obj, type)
+                                                   and _compiled_from(obj) is not None)
 
 
 def _compiled_from(obj: Any) -> Path | None:
@@ -441,6 +461,6 @@ def copy_of(answer: Any, pieces: Iterable[Any]) -> str | None:
         for kit in kits:
             if fn is kit:
                 return f"own {_name(kit)}"
-            if isinstance(kit, types.FunctionType) and _same(fn, kit):
+            if is_function(kit) and _same(fn, kit):
                 return _name(kit)
     return None

@@ -17,6 +17,7 @@ from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import Variant
 from .hidden import graded, hidden_inputs as _secret_inputs, hidden_rng
+from .guard import KitSwitch
 from .checks import (Verdict, _short, as_number, call_student, calls_into, exercise, hidden_inputs, needs_function,
                      no_return, number_verdict)
 
@@ -131,22 +132,20 @@ def _reversed_children(p: Position) -> list[Position]:
 
 def _expanded(fn: Any, start: Position, max_nodes: int) -> tuple[Any, list[Position]]:
     """Call a student's search and record, in order, each position whose moves it asks for (``legal_moves(p)``,
-    watched with ``sys.setprofile``): the positions it took off its stack and expanded."""
-    import sys
+    watched by a wrapper put wherever the kit's ``legal_moves`` is reachable, in either build): the positions it
+    took off its stack and expanded."""
     seen: list[Position] = []
 
-    def watch(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code is legal_moves.__code__:
-            p = frame.f_locals.get("p")
+    def watching(kit: Callable[..., Any]) -> Callable[..., Any]:
+        def legal_moves_seen(p: Position, *args: Any, **kwargs: Any) -> Any:
             if isinstance(p, Position) and not (seen and plain_key(seen[-1]) == plain_key(p)):
                 seen.append(p)
+            return kit(p, *args, **kwargs)
+        legal_moves_seen.__name__ = legal_moves_seen.__qualname__ = "legal_moves"
+        return legal_moves_seen
 
-    before = sys.getprofile()
-    sys.setprofile(watch)
-    try:
+    with KitSwitch([legal_moves], fn).replaced(watching):
         got = call_student(fn, start, max_nodes)
-    finally:
-        sys.setprofile(before)
     return got, seen
 
 
