@@ -334,12 +334,16 @@ def test_a_lesson_that_needs_the_cdn_says_in_one_line_that_it_cannot_be_reached(
 def test_the_site_shows_the_browsers_steps_and_links_only_to_what_it_carries(site):
     """Issue 55: the site's index linked to a TEACHERS.md the site does not carry, and showed pip and venv steps."""
     out, _ = site
-    carried = {p.name for p in (out / "files").iterdir()}
+    files = out / "files"
+    carried = {p.relative_to(files).as_posix() for p in files.rglob("*") if p.is_file()}
     assert "TEACHERS.md" not in carried  # the teacher's answers are not published with the site
-    for path in sorted((out / "files").glob("*.ipynb")):
+    assert any(name.startswith("deeper/") for name in carried)  # the Going deeper notebooks the lessons link to
+    for path in sorted(files.rglob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-        links = {t for t in re.findall(r"\]\(([^)#?\s]+)", text) if "://" not in t}
+        here = path.parent.relative_to(files).as_posix()
+        links = {os.path.normpath(os.path.join(here, t)) for t in re.findall(r"\]\(([^)#?\s]+)", text)
+                 if "://" not in t}
         assert links <= carried, (path.name, links - carried)
         assert not re.search(r"pip install|venv|python -m ", text), path.name
     index = json.loads((out / "files" / "00_index.ipynb").read_text(encoding="utf-8"))
@@ -353,7 +357,7 @@ def test_teachers_md_names_the_lessons_that_need_the_internet_as_the_site_does()
     from solitaire.classroom.student_copy import lessons_folder, notebooks_in
 
     stems = {p.stem.split("_")[0]: needs_cdn(json.loads(p.read_text(encoding="utf-8")))
-             for p in notebooks_in(lessons_folder())}
+             for p in notebooks_in(lessons_folder()) if p.parent == lessons_folder()}  # the lessons, not deeper/
     guide = (ROOT / "notebooks" / "TEACHERS.md").read_text(encoding="utf-8")
     section = guide.split("## The lessons in the browser (JupyterLite)", 1)[1].split("\n## ", 1)[0]
 

@@ -47,7 +47,8 @@ CDN_PACKAGES = ["numpy", "pandas", "matplotlib"]
 # What a lesson's code uses that Pyodide's own compiled builds provide (the kit's experiments need pandas and tqdm,
 # its plots matplotlib): those lessons install them too, from Pyodide's CDN.
 NEEDS_CDN = re.compile(r"^\s*(%matplotlib|(from|import) (numpy|pandas|matplotlib|solitaire\.(experiments|plots))\b"
-                       r"|from solitaire import .*\b(experiments|plots)\b)", re.M)
+                       r"|from solitaire import .*\b(experiments|plots)\b"
+                       r"|from solitaire\.lessons\.\w+ import .*\bplot_\w+)", re.M)  # a lesson's plot_..., matplotlib
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 SITE_MANIFEST = ".solitaire-site.json"  # the files a build made (a rebuild replaces only those)
 
@@ -56,6 +57,8 @@ def needs_cdn(nb: dict) -> bool:
     """Does a lesson's code use numpy, pandas or matplotlib (the kit's experiments and plots included)?
 
     >>> needs_cdn({"cells": [{"cell_type": "code", "source": "from solitaire import plots"}]})
+    True
+    >>> needs_cdn({"cells": [{"cell_type": "code", "source": "from solitaire.lessons.lesson07b import plot_saving"}]})
     True
     """
     return bool(NEEDS_CDN.search("\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")))

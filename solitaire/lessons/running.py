@@ -15,18 +15,20 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .guard import KitSwitch, KitSwitchedOff
+from .guard import KitSwitch, KitSwitchedOff, _compiled_from, is_function
 from .verdicts import KitCalled, NotAnswered, TookTooLong
 
 TIME_LIMIT = 45.0  # seconds a check may run before the student's code is stopped: under nbgrader's CELL_TIMEOUT (60 s)
+REPEAT = 0.05  # seconds between the interrupts after the first, until one stops the student's code
 _ACTIVE: list[KitSwitch] = []  # the pieces of the exercise being checked now: call_student switches them off
 GRADED: list[Any] = []  # in a grading process: the student's process now being asked (a remote.StudentProcess)
 
 
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise TookTooLong in the block after ``seconds`` of wall time, and again each second, until the block ends
-    (so that a bare ``except:`` in a student's loop cannot hold it off). Where there is no interval timer (Windows,
+    """Raise TookTooLong in the block after ``seconds`` of wall time, and again every ``REPEAT`` seconds, until the
+    block ends (so that a bare ``except:`` in a student's loop cannot hold it off: where the loop spends its time in
+    a compiled kit function, most interrupts land inside its ``try``, so they come often). Where there is no interval timer (Windows,
     a browser's Pyodide kernel, a thread other than the main one) the block runs without a limit.
 
     >>> with time_limit(5):
@@ -34,14 +36,14 @@ def time_limit(seconds: float) -> Iterator[None]:
     45
     """
     def stop(signum: int, frame: Any) -> None:
-        if not _in_machinery(frame):  # never inside the code that switches the kit back on: try again in a second
+        if not _in_machinery(frame):  # never inside the code that switches the kit back on: try again soon
             raise TookTooLong(seconds)
 
     armed = False
     try:
         previous = signal.signal(signal.SIGALRM, stop)
         armed = True
-        signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+        signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT)
     except (AttributeError, ValueError, OSError, NotImplementedError):  # no SIGALRM or timer here, or another thread
         if armed:
             signal.signal(signal.SIGALRM, previous)
@@ -175,7 +177,8 @@ def calls_into(fn: Callable, args: tuple, kit_functions: Iterable[Callable]) -> 
     code, into one of ``kit_functions``; return the name of the first one called, else None.
 
     This is how a check refuses a wrapper around the kit's own answer: a student's function that calls it
-    gives the kit's results, so comparing results alone would pass it. Only Python-level calls are seen. In a
+    gives the kit's results, so comparing results alone would pass it. A compiled kit function is watched by a
+    wrapper put where it is reachable (it runs no Python frame for the profiler to see). In a
     grading process the student's code runs elsewhere, where those functions do not exist: the call is made
     (a call into one of them is refused there) and None is returned.
 
@@ -184,18 +187,28 @@ def calls_into(fn: Callable, args: tuple, kit_functions: Iterable[Callable]) -> 
     if GRADED:
         call_student(fn, *args)
         return None
-    watched = {getattr(f, "__wrapped__", f).__code__: getattr(f, "__qualname__", str(f)) for f in kit_functions
-               if hasattr(getattr(f, "__wrapped__", f), "__code__")}
+    kit_functions = [getattr(f, "__wrapped__", f) for f in kit_functions]
+    compiled = [f for f in kit_functions if is_function(f) and _compiled_from(f) is not None]
+    watched = {f.__code__: getattr(f, "__qualname__", str(f)) for f in kit_functions
+               if hasattr(f, "__code__") and not any(f is c for c in compiled)}
     called: list[str] = []
 
     def watch(frame: Any, event: str, arg: Any) -> None:
         if event == "call" and not called and frame.f_code in watched:
             called.append(watched[frame.f_code])
 
+    def noting(kit: Callable[..., Any]) -> Callable[..., Any]:  # a compiled function runs no Python frame
+        def noted(*a: Any, **k: Any) -> Any:
+            if not called:
+                called.append(getattr(kit, "__qualname__", str(kit)))
+            return kit(*a, **k)
+        return noted
+
     before = sys.getprofile()
-    sys.setprofile(watch)
-    try:
-        call_student(fn, *args)
-    finally:
-        sys.setprofile(before)
+    with KitSwitch(compiled, fn).replaced(noting) if compiled else contextlib.nullcontext():
+        sys.setprofile(watch)
+        try:
+            call_student(fn, *args)
+        finally:
+            sys.setprofile(before)
     return called[0] if called else None
