@@ -17,6 +17,7 @@ import importlib.util
 import inspect
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -129,7 +130,8 @@ def _waste_from_saved_names(p, targets, wants):
 
 
 def _second_copy() -> Callable:
-    spec = importlib.util.spec_from_file_location("solitaire.moves_again", solitaire.moves.__file__)
+    source = os.path.join(os.path.dirname(solitaire.moves.__file__), "moves.py")  # its .py, in either build
+    spec = importlib.util.spec_from_file_location("solitaire.moves_again", source)
     copy = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = copy  # while it runs: its dataclasses look their module up
     spec.loader.exec_module(copy)
@@ -287,8 +289,8 @@ CHEATS = [
           "import sys\nSAVED = dict(vars(sys.modules['solitaire.moves']))\ndef waste_moves(p, targets, wants):\n"
           "    return SAVED['_waste_moves'](p, SAVED['rules'](p.variant), targets, wants)\n"),
     Cheat("a second copy of moves.py loaded from its file", "02b.waste_moves", _second_copy,
-          "import importlib.util, solitaire.moves\nspec = importlib.util.spec_from_file_location('solitaire.again', "
-          "solitaire.moves.__file__)\nagain = importlib.util.module_from_spec(spec)\nimport sys\nsys.modules[spec.name] = again\n"
+          "import importlib.util, os, solitaire.moves\nspec = importlib.util.spec_from_file_location('solitaire.again', "
+          "os.path.join(os.path.dirname(solitaire.moves.__file__), 'moves.py'))\nagain = importlib.util.module_from_spec(spec)\nimport sys\nsys.modules[spec.name] = again\n"
           "spec.loader.exec_module(again)\n"
           "from solitaire import Move\ndef waste_moves(p, targets, wants):\n"
           "    return [Move(*m) for m in again._waste_moves(p, again.rules(p.variant), targets, wants)]\n"),

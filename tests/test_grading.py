@@ -151,7 +151,11 @@ def test_a_module_reloaded_before_the_check_passes_practice_and_not_grade(tmp_pa
     done = subprocess.run([sys.executable, str(tmp_path / "reload.py")], capture_output=True, text=True, env=env,
                           timeout=600)
     practice, state, message = done.stdout.strip().split(" ", 2)
-    assert (practice, state) == ("True", "wrong") and "_waste_moves" in message, done.stdout + done.stderr
+    import solitaire.moves
+    # a compiled module cannot be reloaded (its functions stay the kit's), so there the practice check refuses it too
+    compiled = not solitaire.moves.__file__.endswith(".py")
+    assert (practice, state) == ("False" if compiled else "True", "wrong") and "_waste_moves" in message, (
+        done.stdout + done.stderr)
 
 
 def test_copies_are_named_in_graded_mode(course: Path) -> None:
