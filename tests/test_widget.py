@@ -948,8 +948,6 @@ def test_aids_must_be_true_or_false():
         play("klondike", seed=1, aids="no")
 
 
-@pytest.mark.xfail(strict=True, reason="lesson 01a's text is issue 52's (its rewrite of the lessons): once it says "
-                                       "what the buttons do, this passes and the mark goes")
 def test_lesson_01a_says_what_the_tables_buttons_do():
     """Issue 55, item 11: lesson 01a describes a Stop button the table does not have, says Auto-finish "plays the
     solver's line" (it sends the cards home once nothing is left to decide), and offers Hint in the challenge,
