@@ -127,22 +127,59 @@ def exercise_lines(path: Path) -> list[tuple[str, int]]:
     return list(found.items())
 
 
-# The minutes two cold reviews of the present course needed, lesson by lesson (each a teacher who had never seen the
-# kit, working the lessons as a 16-year-old student would; notebooks/TEACHERS.md, "How long the lessons take"). A
-# lesson heavy with new ideas (06, 06b, 07) takes longer than its counts say; where a review measured a lesson,
-# its honest estimate is at least the reviews' mean.
+# The minutes two cold reviews of the course needed, lesson by lesson (each a teacher who had never seen the kit,
+# working the lessons as a 16-year-old student would; notebooks/TEACHERS.md, "How long the lessons take"), with the
+# lesson's counts when they were recorded (main at 6c60bec, 7 December 2026: code cells, words, lines, exercises,
+# solution lines, as in ``REVIEWED``). A lesson heavy
+# with new ideas (06, 06b, 07) takes longer than its counts say. Where a review measured a lesson, its honest
+# estimate is at least the reviews' mean, scaled by how much the lesson's counts have changed since: a lesson cut
+# to two thirds of its counts is taken to need two thirds of the reviewed minutes, until a new review measures it.
 COLD_REVIEWS = {
-    "01_cards": (40, 55), "01a_play": (55, 50), "01b_shuffles": (50,), "02_rules": (55, 65), "02a_tables": (50,),
-    "02b_moves": (45, 60), "02c_apply": (40,), "02d_builds": (60,), "03_variants": (35, 30),
-    "05_strategies": (55, 75), "05b_tournament": (45,), "06_experiments": (55, 85), "06a_winnability": (35,),
-    "06b_rules_and_players": (60, 75), "07_search": (65, 80), "07b_solver_ideas": (50,), "08_uncertainty": (40, 50),
-    "08b_playing_blind": (40,),
+    "01_cards": ((7, 605, 29, 1, 6), (40, 55)),
+    "01a_play": ((8, 415, 15, 2, 5), (55, 50)),
+    "01b_shuffles": ((8, 619, 47, 1, 6), (50,)),
+    "02_rules": ((8, 603, 45, 1, 8), (55, 65)),
+    "02a_tables": ((8, 613, 38, 1, 16), (50,)),
+    "02b_moves": ((7, 614, 39, 1, 9), (45, 60)),
+    "02c_apply": ((6, 440, 20, 1, 5), (40,)),
+    "02d_builds": ((5, 593, 31, 1, 10), (60,)),
+    "03_variants": ((6, 595, 51, 1, 8), (35, 30)),
+    "05_strategies": ((7, 521, 63, 1, 12), (55, 75)),
+    "05b_tournament": ((7, 596, 46, 1, 18), (45,)),
+    "06_experiments": ((6, 483, 41, 1, 5), (55, 85)),
+    "06a_winnability": ((6, 444, 38, 1, 5), (35,)),
+    "06b_rules_and_players": ((6, 417, 49, 1, 6), (60, 75)),
+    "07_search": ((6, 609, 46, 1, 16), (65, 80)),
+    "07b_solver_ideas": ((6, 345, 42, 2, 18), (50,)),
+    "08_uncertainty": ((9, 606, 44, 1, 4), (40, 50)),
+    "08b_playing_blind": ((6, 607, 33, 1, 4), (40,)),
 }
+# A lesson made from part of a reviewed lesson (a long lesson split in two) is scaled from that lesson's reviews.
+SPLIT_FROM: dict[str, str] = {}
+
+
+def counts(path: Path) -> tuple[int, int, int, int, int]:
+    """A lesson's counts: code cells, words of prose, lines written or shown, exercises, solution lines."""
+    y = yardstick(path)
+    return y["code cells"], y["words"], y["lines"], y["exercises"], solution_lines(path)
+
+
+def counted(numbers: tuple[int, int, int, int, int]) -> float:
+    """The minutes a lesson's counts give at ``HONEST_RATES`` (see the module's docstring).
+
+    >>> counted((2, 140, 4, 1, 2))  # 2 x 1.2 + 140 / 30 + 4 / 6.5 + 11.5 + 2 x 0.1
+    19.382...
+    """
+    cells, words, lines, exercises, written = numbers
+    r = HONEST_RATES
+    return (r["code cell"] * cells + words / r["words per minute"] + lines / r["lines per minute"]
+            + r["exercise"] * exercises + r["solution line"] * written)
 
 
 def honest(path: Path) -> dict[str, int]:
-    """The honest estimate in minutes (see the module's docstring), at least the cold reviews' mean where they
-    measured the lesson (``COLD_REVIEWS``), and the solution lines it counts.
+    """The honest estimate in minutes: the counted minutes, or, where cold reviews measured the lesson (or the
+    lesson it was split from), their mean scaled by the lesson's counts now against then, whichever is more;
+    with the solution lines it counts.
 
     >>> import tempfile, pathlib
     >>> nb = {"cells": [{"cell_type": "markdown", "source": ["word " * 140]},
@@ -152,16 +189,22 @@ def honest(path: Path) -> dict[str, int]:
     >>> _ = path.write_text(json.dumps(nb), encoding="utf-8")
     >>> honest(path)  # 2 cells x 1.2 + 140 words / 30 + 4 lines / 6.5 + 1 exercise x 11.5 + 2 solution lines x 0.1
     {'minutes': 20, 'solution lines': 2}
+    >>> COLD_REVIEWS["x"] = ((2, 140, 4, 1, 2), (25, 35))  # reviewed as it is: 30 minutes on average
+    >>> honest(path)["minutes"]
+    30
+    >>> COLD_REVIEWS["x"] = ((4, 440, 17, 1, 2), (55, 65))  # 60 minutes at 33.8 counted minutes, cut since to 19.4
+    >>> honest(path)["minutes"]  # 60 x 19.4 / 33.8
+    35
+    >>> del COLD_REVIEWS["x"]
     """
-    y, r = yardstick(path), HONEST_RATES
-    written = solution_lines(path)
-    minutes = math.ceil(r["code cell"] * y["code cells"] + y["words"] / r["words per minute"]
-                        + y["lines"] / r["lines per minute"] + r["exercise"] * y["exercises"]
-                        + r["solution line"] * written)
-    reviewed = COLD_REVIEWS.get(Path(path).stem)
+    now = counts(path)
+    minutes = math.ceil(counted(now))
+    reviewed = COLD_REVIEWS.get(SPLIT_FROM.get(Path(path).stem, Path(path).stem))
     if reviewed:
-        minutes = max(minutes, math.ceil(sum(reviewed) / len(reviewed)))
-    return {"minutes": minutes, "solution lines": written}
+        then, reviews = reviewed
+        scale = 1 if now == then else counted(now) / counted(then)
+        minutes = max(minutes, math.ceil(sum(reviews) / len(reviews) * scale))
+    return {"minutes": minutes, "solution lines": solution_lines(path)}
 
 
 LEAST_START = 20  # minutes: a lesson starts in what is left of a period only if that is this much
