@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import importlib
 import inspect
 import sys
@@ -239,7 +240,7 @@ def source_lines(obj: Any) -> tuple[list[str], int, str]:
         lines, first = inspect.getsourcelines(obj)
         return lines, first, inspect.getsourcefile(obj)
     except (OSError, TypeError):
-        path = _compiled_from(obj)
+        path = compiled_source(obj)
         if path is None:
             raise
     text = path.read_text(encoding="utf-8")
@@ -268,16 +269,23 @@ def code_of(fn: Any) -> types.CodeType:
     ('passes_left', True)
     """
     fn = inspect.unwrap(fn)
-    if _compiled_from(fn) is None:
+    if compiled_source(fn) is None:
         return fn.__code__
     _, first, path = source_lines(fn)
-    todo = [compile(Path(path).read_text(encoding="utf-8"), path, "exec")]
+    todo = [_module_code(path, Path(path).stat().st_mtime_ns)]
     while todo:
         found = todo.pop()
         if found.co_name == fn.__name__ and found.co_firstlineno == first:
             return found
         todo += [c for c in found.co_consts if isinstance(c, types.CodeType)]
     return fn.__code__
+
+
+@functools.lru_cache(maxsize=None)
+def _module_code(path: str, mtime_ns: int) -> types.CodeType:
+    """What a module's ``.py`` compiles to, compiled once per version of the file (``code_of`` asks for it at
+    every check of an exercise)."""
+    return compile(Path(path).read_text(encoding="utf-8"), path, "exec")
 
 
 def is_function(obj: Any) -> bool:
@@ -288,11 +296,16 @@ def is_function(obj: Any) -> bool:
     (True, False, False)
     """
     return isinstance(obj, types.FunctionType) or (callable(obj) and not isinstance(obj, type)
-                                                   and _compiled_from(obj) is not None)
+                                                   and compiled_source(obj) is not None)
 
 
-def _compiled_from(obj: Any) -> Path | None:
-    """The ``.py`` a compiled module of the kit was built from, for an object of that module (else None)."""
+def compiled_source(obj: Any) -> Path | None:
+    """The ``.py`` a compiled module of the kit was built from, for an object of that module (else None: the
+    object's module is plain Python, or not the kit's).
+
+    >>> compiled_source(len) is None
+    True
+    """
     module = sys.modules.get(getattr(obj, "__module__", None) or "")
     file = getattr(module, "__file__", None) or ""
     suffix = next((s for s in EXTENSION_SUFFIXES if file.endswith(s)), None)

@@ -38,6 +38,18 @@ def _numbers(answer: Any, how_many: int, example: str) -> list[Any]:
     return items
 
 
+def _play_randomly(game: Game, texts: list[str], rng: Any, steps: int, keep: Any = lambda move: True) -> None:
+    """Play up to ``steps`` moves of seeded random play (only the moves ``keep`` keeps), each noted in ``texts``;
+    stop early when no such move is left or the game is over."""
+    for _ in range(steps):
+        moves = [m for m in game.legal_moves() if keep(m)]
+        if not moves or game.is_over():
+            return
+        move = rng.choice(moves)
+        texts.append(str(move))
+        game.play(move)
+
+
 def _pass_game(rng: Any) -> tuple[int, list[str]]:
     """A hidden Klondike game in which every stock card has been turned up: a few moves off the stock (flips,
     builds, cards home), then draws until the stock is empty, then a few more. Kept as (seed, move texts), so each
@@ -45,18 +57,10 @@ def _pass_game(rng: Any) -> tuple[int, list[str]]:
     seed = rng.randrange(100, 10_000)
     game, texts = Game("klondike", seed), []
     for phase in ("before", "draws", "after"):
-        steps = 24 if phase == "draws" else rng.randint(0, 8)
-        for _ in range(steps):
-            moves = game.legal_moves()
-            if phase == "draws":
-                moves = [m for m in moves if m.kind == DRAW]
-            else:
-                moves = [m for m in moves if m.kind not in (DRAW, RECYCLE)]
-            if not moves or game.is_over():
-                break
-            move = rng.choice(moves)
-            texts.append(str(move))
-            game.play(move)
+        if phase == "draws":
+            _play_randomly(game, texts, rng, 24, lambda m: m.kind == DRAW)
+        else:
+            _play_randomly(game, texts, rng, rng.randint(0, 8), lambda m: m.kind not in (DRAW, RECYCLE))
     return seed, texts
 
 
@@ -74,13 +78,7 @@ def _any_game(rng: Any) -> tuple[int, list[str]]:
     recycles; moves of seeded random play."""
     seed = rng.randrange(100, 10_000)
     game, texts = Game("klondike", seed), []
-    for _ in range(rng.choice([0, 3, 8, 15, 30, 60, 120])):
-        moves = game.legal_moves()
-        if not moves or game.is_over():
-            break
-        move = rng.choice(moves)
-        texts.append(str(move))
-        game.play(move)
+    _play_randomly(game, texts, rng, rng.choice([0, 3, 8, 15, 30, 60, 120]))
     return seed, texts
 
 

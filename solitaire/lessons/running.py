@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .guard import KitSwitch, KitSwitchedOff, _compiled_from, is_function
+from .guard import KitSwitch, KitSwitchedOff, compiled_source, is_function
 from .verdicts import KitCalled, NotAnswered, TookTooLong
 
 TIME_LIMIT = 45.0  # seconds a check may run before the student's code is stopped: under nbgrader's CELL_TIMEOUT (60 s)
@@ -188,7 +188,7 @@ def calls_into(fn: Callable, args: tuple, kit_functions: Iterable[Callable]) -> 
         call_student(fn, *args)
         return None
     kit_functions = [getattr(f, "__wrapped__", f) for f in kit_functions]
-    compiled = [f for f in kit_functions if is_function(f) and _compiled_from(f) is not None]
+    compiled = [f for f in kit_functions if is_function(f) and compiled_source(f) is not None]
     watched = {f.__code__: getattr(f, "__qualname__", str(f)) for f in kit_functions
                if hasattr(f, "__code__") and not any(f is c for c in compiled)}
     called: list[str] = []
