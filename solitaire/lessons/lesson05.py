@@ -151,8 +151,8 @@ def _uneven_check(answer: Any) -> Verdict:
         return Verdict(False, "your function gives the same counts whatever the seed: make your generator from "
                               "the seed it is given, random.Random(seed).")
     from ..stats import sign_test
-    return Verdict(True, "your throws agree with the sign test on every split tried. On the lesson's splits, "
-                         "10,000 throws each (seed 2026): " + "; ".join(
+    return Verdict(True, "your throws agree with the sign test on every split tried. For the lesson's 42 to 7 "
+                         "and two other splits, 10,000 throws each (seed 2026): " + "; ".join(
                              f"{a} to {b} or more unevenly {call_student(answer, a + b, a, 10_000, 2026):,} times "
                              f"(the sign test: {in_words(sign_test(a, b))})" for a, b in LESSON_SPLITS) + ".")
 
