@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import re
 from pathlib import Path
 
@@ -51,6 +52,18 @@ def _red_cards(cards):
     count = 0
     for c in cards:
         if c.is_red:
+            count += 1
+    return count
+
+
+def _uneven_coins(tosses, at_least, tries, seed, one_tail=False, strict=False):
+    """Lesson 05's exercise as a student writes it, or with a student's mistake: one tail counted, or > for >=."""
+    rng = random.Random(seed)
+    count = 0
+    for _ in range(tries):
+        heads = sum(rng.random() < 0.5 for _ in range(tosses))
+        most = heads if one_tail else max(heads, tosses - heads)
+        if most > at_least if strict else most >= at_least:
             count += 1
     return count
 
@@ -714,6 +727,10 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                                   lambda seed: _replayed(seed, deal_of=2), lambda seed: Game("klondike", seed),
                                   lambda seed: _played(Game("klondike", seed), solve(
                                       Game("klondike", seed), max_seconds=None, max_nodes=20_000).moves[:100])], 2),
+        "05.uneven": (_uneven_coins, [lambda t, a, n, s: _uneven_coins(t, a, n, s, one_tail=True),
+                                      lambda t, a, n, s: _uneven_coins(t, a, n, s, strict=True),
+                                      lambda t, a, n, s: _uneven_coins(t, a, n, 2026),  # the seed ignored
+                                      lambda t, a, n, s: _uneven_coins(t, a, n, s) / n], 42),
         "05.strategy": (_uncover_first, [_foundations_first, lambda obs, moves: moves[0],
                                          lambda obs, moves: GreedyStrategy().choose(obs, moves),
                                          RandomStrategy(2026)], 42),

@@ -219,9 +219,9 @@ def test_quoted_source_is_found(path: Path) -> None:
 
 
 def test_a_stub_keeps_no_hint_of_the_solution(student_dir: Path) -> None:
-    """Lesson 05's stub of my_strategy once kept the solution's docstring ("Flips, then moves that uncover a
+    """Lesson 05a's stub of my_strategy (lesson 05's until it was split) once kept the solution's docstring ("Flips, then moves that uncover a
     face-down card, ... builds last"): a docstring a stub keeps may restate the question, not the method."""
-    student = json.loads((student_dir / "05_strategies.ipynb").read_text(encoding="utf-8"))
+    student = json.loads((student_dir / "05a_own_strategy.ipynb").read_text(encoding="utf-8"))
     stub = next("".join(c["source"]) for c in _cells(student) if "def my_strategy" in "".join(c["source"]))
     assert not [w for w in ("flip", "uncover", "build", "foundation", "draw", "waste") if w in stub.lower()], stub
 
@@ -246,7 +246,8 @@ def _kit_answers() -> dict[str, list[str]]:
 
     fewest = next(n for n in range(1, 20_000) if (lambda lo, hi: hi - lo)(*wilson(round(0.8 * n), n)) <= 0.02)
     p = 2 * sum(math.comb(87, k) for k in range(51, 88)) / 2**87
-    return {"05_strategies": ["✔ Right", "greedy wins is"], "05b_tournament": ["def _uncovers", "def _rule_of"],
+    return {"05_strategies": ["✔ Right", "def _uneven"], "05a_own_strategy": ["✔ Right", "greedy wins is"],
+            "05b_tournament": ["def _uncovers", "def _rule_of"],
             "06_experiments": ["def wilson(", "centre - half", f"{fewest:,}", str(fewest)],
             "06a_winnability": [f"klondike  {wilson(1805, 2000)[0]:.3f} to {wilson(1826, 2000)[1]:.3f}"],
             "06b_rules_and_players": [f"p ≈ {p:.2f}", f"{p:.3f}", f"{p:.2f}:"]}

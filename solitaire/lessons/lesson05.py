@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import math
+import random
 from typing import Any
 
 from ..endgame import Outcome
@@ -75,6 +77,84 @@ def _replay_won(answer: Any) -> Verdict:
     moves = f": on deal 2 it plays {len(two.moves)} moves to a won game" if isinstance(two, Game) else ""
     return Verdict(True, f"your function replays the solver's win on every deal tried, and returns None when the "
                          f"solver does not win{moves}.")
+
+
+UNEVEN_TRIES = 4_000  # throws per split the check asks for: a one-tailed or a ">" count is many spreads away
+LESSON_SPLITS = ((42, 7), (30, 19), (4, 2))  # the splits lesson 05 shows, reported with a right answer
+
+
+@functools.lru_cache(maxsize=None)
+def _uneven_cases() -> tuple[tuple[int, int, int], ...]:
+    """(tosses, at_least, seed) the check tries: splits the lesson never shows, where counting one tail only, or
+    more than at_least instead of at least, lands far from the truth; the seeds hidden."""
+    seeds = hidden_inputs(5051, 3, lambda rng: rng.randint(1, 10**6))
+    return tuple((tosses, at_least, seed) for (tosses, at_least), seed in zip(((6, 4), (15, 11), (40, 26)), seeds))
+
+
+def _uneven(tosses: int, at_least: int, tries: int, seed: int) -> int:
+    """The kit's own answer to 05.uneven, shown once a student's is right: how many of ``tries`` throws of
+    ``tosses`` fair coins give at least ``at_least`` heads, or at least as many tails (one random bit a coin).
+
+    >>> _uneven(6, 4, 10_000, seed=1) / 10_000  # the sign test's 44 / 64 = 0.6875
+    0.693
+    """
+    rng = random.Random(seed)
+    heads = (bin(rng.getrandbits(tosses)).count("1") for _ in range(tries))
+    return sum(max(h, tosses - h) >= at_least for h in heads)
+
+
+def _either_way(tosses: int, at_least: int) -> tuple[float, float, float]:
+    """The chance that ``tosses`` fair coins give at least ``at_least`` heads or as many tails; of at least
+    ``at_least`` heads alone (one tail); and of more than ``at_least`` either way (``>`` for ``>=``)."""
+    from ..stats import sign_test
+    one_tail = sum(math.comb(tosses, k) for k in range(at_least, tosses + 1)) / 2**tosses
+    return sign_test(at_least, tosses - at_least), one_tail, sign_test(at_least + 1, tosses - at_least - 1)
+
+
+def _near(count: float, chance: float, tries: int) -> bool:
+    """True when ``count`` of ``tries`` throws is within four spreads of ``chance`` (plus one throw)."""
+    return abs(count / tries - chance) <= 4 * math.sqrt(chance * (1 - chance) / tries) + 1 / tries
+
+
+@exercise("05.uneven", "Write uneven(tosses, at_least, tries, seed): throw tosses fair coins, tries times, with "
+                       "random.Random(seed), and return how many of the throws give at least at_least heads or at "
+                       "least at_least tails. It is tried on splits and seeds the lesson never shows.",
+          pieces=("solitaire.stats.sign_test", _uneven), shows=_uneven)
+def _uneven_check(answer: Any) -> Verdict:
+    """Compares the student's counts with the sign test's exact chance on hidden splits (a count within four
+    spreads passes), names a count of one tail or of ``>``, and asks for the same count from the same seed."""
+    needs_function(answer, "uneven(tosses, at_least, tries, seed)", "a number answers one split only")
+    for tosses, at_least, seed in _uneven_cases():
+        call = f"uneven({tosses}, {at_least}, {UNEVEN_TRIES:_}, {seed})"
+        got = finite_number(call_student(answer, tosses, at_least, UNEVEN_TRIES, seed), f"a count for {call}")
+        if got != int(got) or not 0 <= got <= UNEVEN_TRIES:
+            share = " That looks like a share: return how many throws, not a fraction." if 0 < got < 1 else ""
+            return Verdict(False, f"{call} gave {got:g}, but it counts throws: a whole number from 0 to "
+                                  f"{UNEVEN_TRIES:,}.{share}")
+        both, one, more = _either_way(tosses, at_least)
+        if not _near(got, both, UNEVEN_TRIES):
+            hint = (" That is about how often heads alone come up that often: count a throw as uneven when heads "
+                    "or tails reach at_least." if _near(got, one, UNEVEN_TRIES) else
+                    " That is about how often a throw goes beyond at_least: 'at least' includes at_least itself."
+                    if _near(got, more, UNEVEN_TRIES) else
+                    " Throw tosses coins, count the heads, and count the throw when heads or tails reach at_least.")
+            return Verdict(False, f"{call} gave {got:g}, far from the {both * UNEVEN_TRIES:,.0f} or so that fair "
+                                  f"coins give (the sign test: {both:.3f} of the throws).{hint}")
+        if call_student(answer, tosses, at_least, UNEVEN_TRIES, seed) != got:
+            return Verdict(False, f"{call} gave {got:g}, then another count when called again with the same seed: "
+                                  "make your generator with random.Random(seed), so that a seed gives the same "
+                                  "throws every time.")
+    counts = [call_student(answer, tosses, at_least, UNEVEN_TRIES, seed + 1) for tosses, at_least, seed in
+              _uneven_cases()]
+    if counts == [call_student(answer, tosses, at_least, UNEVEN_TRIES, seed) for tosses, at_least, seed in
+                  _uneven_cases()]:
+        return Verdict(False, "your function gives the same counts whatever the seed: make your generator from "
+                              "the seed it is given, random.Random(seed).")
+    from ..stats import sign_test
+    return Verdict(True, "your throws agree with the sign test on every split tried. For the lesson's 42 to 7 "
+                         "and two other splits, 10,000 throws each (seed 2026): " + "; ".join(
+                             f"{a} to {b} or more unevenly {call_student(answer, a + b, a, 10_000, 2026):,} times "
+                             f"(the sign test: {in_words(sign_test(a, b))})" for a, b in LESSON_SPLITS) + ".")
 
 
 STRATEGY_DEALS = range(hidden_seed(0, 515), hidden_seed(0, 515) + 150)  # enough deals for a sign test to see a
