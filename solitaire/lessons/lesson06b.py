@@ -254,6 +254,29 @@ def effect_interval(changed: Any, as_is: Any, z: float = 1.96) -> tuple[float, f
     return max(-1.0, low), min(1.0, high)
 
 
+def effects_table(won: Any, changes: dict, points: Any = None) -> Any:
+    """Lesson 06b's table of effects: one row a change (``changes``: the change, and (the game as it is, the game
+    changed), whose names are columns of ``won``, as ``won_by_deal`` gives it), with its effect in percentage points
+    by ``points`` (a student's function; the kit's ``effect_points`` while it is a stub, or without one), rounded,
+    and the ends of its 95% interval (``effect_interval``), in percentage points too.
+
+    >>> import pandas as pd
+    >>> won = pd.DataFrame({"a": [True, False, False, False], "changed": [True, True, True, False]})
+    >>> effects_table(won, {"changed": ("a", None)}).to_dict("records")
+    [{'change': 'changed', 'points': 50, 'low': -14, 'high': 79}]
+    """
+    import pandas as pd
+
+    from .pieces import yours_or_kits
+    effect = effect_points if points is None else yours_or_kits(points, effect_points)
+    rows = []
+    for change, (old, _) in changes.items():
+        low, high = effect_interval(won[change], won[old])
+        rows.append({"change": change, "points": round(effect(won[change], won[old])), "low": round(100 * low),
+                     "high": round(100 * high)})
+    return pd.DataFrame(rows)
+
+
 def plot_effects(effects: Any) -> Any:
     """Each rule change's effect on greedy's win rate, in percentage points, with its 95% interval: one row a change
     (``effects``: a table with the columns change, points, low and high, the ends in percentage points too), in
