@@ -1,5 +1,5 @@
-"""The statistics lessons' checks (06: the Wilson interval and the deals needed; 06b: the sign test and the draw-3
-rate): each right answer passes, also as numpy and pandas numbers, and each plausible wrong answer and a nonsense one
+"""The statistics lessons' checks (06: the Wilson interval and the deals needed; 06b: an effect in percentage points
+and the draw-3 rate; 06c: the sign test, whose id 06b.p_value stayed): each right answer passes, also as numpy and pandas numbers, and each plausible wrong answer and a nonsense one
 is refused with a "✘ Not yet:" message. The expected values are computed here independently of the checks."""
 from __future__ import annotations
 
@@ -110,7 +110,17 @@ WINNABLE = (_wilson(KLONDIKE_SOLVER[0], KLONDIKE_SOLVER[2])[0], _wilson(sum(KLON
 DRAW3 = _solver("published_rules", "klondike foundation_to_tableau=true draw=3")
 MISJUDGED = _misjudged(sum(DRAW3[:2]), DRAW3[2], 0.81945)
 
+def _points(changed, as_is) -> float:
+    """06b.points as a student writes it: the two rates in percent, subtracted."""
+    return 100 * sum(changed) / len(changed) - 100 * sum(as_is) / len(as_is)
+
+
 CASES = {
+    # 06b.points: the share's difference (not × 100), the wrong order, the difference in deals won, and the change in
+    # percent of the old rate are refused.
+    "06b.points": (_points, [lambda c, a: _points(c, a) / 100, lambda c, a: _points(a, c),
+                             lambda c, a: sum(c) - sum(a), lambda c, a: 100 * (sum(c) - sum(a)) / max(1, sum(a))],
+                   "fifty"),
     "06.wilson": (_wilson, [_wald, _no_correction_in_half_width, lambda k, n: (k / n, k / n), wilson,
                             lambda k, n: _wilson(k, n, z=1.645), lambda w, n: wilson(w, n),
                             lambda k, n: tuple(round(x, 2) for x in _wilson(k, n))], "the Wilson interval"),
@@ -154,6 +164,9 @@ def _right_answers(name: str) -> list:
     right = CASES[name][0]
     if name == "06b.p_value":  # as numpy numbers and exact fractions too
         return [right, lambda a, b: np.float64(right(a, b)), _exact_p_value]
+    if name == "06b.points":  # as numpy and pandas numbers, and from the columns of a table
+        return [right, lambda c, a: np.float64(right(c, a)), lambda c, a: pd.Series([right(c, a)]).iloc[0],
+                lambda c, a: 100 * (pd.Series(c).mean() - pd.Series(a).mean())]
     if name == "06b.win_share":
         return [right, lambda v, d: np.float64(right(v, d)), lambda v, d: pd.Series([right(v, d)]).iloc[0]]
     if name == "06a.winnable_range":  # the ends as numpy numbers, and to 3 decimals as the lesson prints them
@@ -274,6 +287,31 @@ def test_p_value_check_explains_one_tail_one_split_and_ties(capsys: pytest.Captu
 def test_sign_test_agrees_with_scipy(a: int, b: int) -> None:
     want = binomtest(a, a + b, 0.5).pvalue if a + b else 1.0
     assert lesson06b.sign_test(a, b) == pytest.approx(want)
+
+
+def test_points_check_names_percent_shares_counts_and_the_order(capsys: pytest.CaptureFixture) -> None:
+    """Lesson 06b: the mistakes an effect in percentage points invites are each named."""
+    assert "in percent of the old rate" in _said(capsys, "06b.points", lambda c, a: 100 * (sum(c) - sum(a)) / sum(a))[1]
+    assert "× 100" in _said(capsys, "06b.points", lambda c, a: _points(c, a) / 100)[1]
+    assert "wrong way round" in _said(capsys, "06b.points", lambda c, a: _points(a, c))[1]
+    assert "difference in deals won" in _said(capsys, "06b.points", lambda c, a: sum(c) - sum(a))[1]
+    assert "a number answers one change only" in _said(capsys, "06b.points", 66)[1]
+
+
+def test_lesson_06bs_changes_are_the_kits_that_06c_tests() -> None:
+    """Lesson 06c runs lesson 06b's experiment again from the kit (rule_changes_alone): the changes 06b's notebook
+    shows must be the kit's RULE_CHANGES."""
+    import json
+    from dataclasses import replace
+    from pathlib import Path
+
+    from solitaire import ITALIAN, SOLIJOY
+    cells = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "06b_rules_and_players.ipynb")
+                       .read_text(encoding="utf-8"))["cells"]
+    source = next("".join(c["source"]) for c in cells if "".join(c["source"]).startswith("changes = {"))
+    shown = {"replace": replace, "KLONDIKE": KLONDIKE, "SOLIJOY": SOLIJOY, "ITALIAN": ITALIAN}
+    exec(source.split("\nvariants")[0], shown)
+    assert shown["changes"] == lesson06b.RULE_CHANGES
 
 
 def test_win_share_refuses_the_count_and_plain_klondike(capsys: pytest.CaptureFixture) -> None:

@@ -235,7 +235,7 @@ def test_the_teachers_solutions_leave_lesson_01as_table_as_dealt() -> None:
 
 
 def _kit_answers() -> dict[str, list[str]]:
-    """What must not show in a student copy of lessons 05, 06, 06a and 06b before the student's check says right:
+    """What must not show in a student copy of lessons 05, 06, 06a, 06b and 06c before the student's check says right:
     the kit's own code for an exercise, and each exercise's expected answer, computed here independently."""
     import math
 
@@ -250,12 +250,13 @@ def _kit_answers() -> dict[str, list[str]]:
             "05b_tournament": ["def _uncovers", "def _rule_of"],
             "06_experiments": ["def wilson(", "centre - half", f"{fewest:,}", str(fewest)],
             "06a_winnability": [f"klondike  {wilson(1805, 2000)[0]:.3f} to {wilson(1826, 2000)[1]:.3f}"],
-            "06b_rules_and_players": [f"p ≈ {p:.2f}", f"{p:.3f}", f"{p:.2f}:"]}
+            "06b_rules_and_players": ["def effect_points(", "✔ Right"],
+            "06c_real_or_luck": [f"p ≈ {p:.2f}", f"{p:.3f}", f"{p:.2f}:"]}
 
 
 @pytest.mark.parametrize("stem", sorted(_kit_answers()))
 def test_a_student_copy_shows_none_of_the_kits_answers(stem: str, run_student_copy) -> None:
-    """Run top to bottom, the student copy of 05, 06, 06a and 06b shows no answer of the kit's: not in its prose,
+    """Run top to bottom, the student copy of 05, 06, 06a, 06b and 06c shows no answer of the kit's: not in its prose,
     not in any output (show_source(wilson, after="06.wilson") prints the code only once the check said right).
     The teacher's copy does show them, so the strings looked for are real."""
     nb = run_student_copy(stem)

@@ -1,6 +1,8 @@
-"""Lesson 06b (what each rule changes): the exercises' checks, registered with ``solitaire.lessons.check``, and the
-lesson's helper: who won each deal (``won_by_deal``). 06b.win_share is practice in the Going deeper notebook
-``deeper/06b_players.ipynb``, which compares players on the same deals."""
+"""Lessons 06b (what each rule changes) and 06c (real, or luck of the deals?): the exercises' checks, registered with
+``solitaire.lessons.check`` (06b.points in lesson 06b; 06b.p_value, which kept its id when the sign test moved to
+lesson 06c), and the lessons' helpers: who won each deal (``won_by_deal``), a change's effect and its interval, and
+lesson 06b's experiment again for lesson 06c (``rule_changes_alone``). 06b.win_share is practice in the Going deeper
+notebook ``deeper/06b_players.ipynb``, which compares players on the same deals."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,7 +11,7 @@ from typing import Any
 
 from ..endgame import Outcome
 from ..stats import sign_test  # the one home of the statistics; kept importable from here
-from ..variants import KLONDIKE, SOLIJOY
+from ..variants import ITALIAN, KLONDIKE, SOLIJOY
 from .hidden import graded_inputs
 from .checks import (Verdict, agrees, call_student, exercise, finite_number, hidden_inputs, needs_function,
                      written_places)
@@ -63,6 +65,73 @@ def _p_value(answer: Any) -> Verdict:
                          f"and empty ones included). For a split of 51 deals to 36 it gives p ≈ {hop:.2f}: a fair "
                          f"coin splits 87 deals that unevenly about one time in {round(1 / hop)}, so a lead of 51 "
                          "to 36 alone does not show a player better.")
+
+
+def effect_points(changed: Any, as_is: Any) -> float:
+    """A change's effect on the share of the same deals won, in percentage points: the changed game's win rate
+    minus the game's as it is, each in percent (``changed[i]`` and ``as_is[i]``: was deal i won?).
+
+    >>> effect_points([True, True, True, False], [True, False, False, False])  # 75% against 25%
+    50.0
+    """
+    changed, as_is = list(changed), list(as_is)
+    if len(changed) != len(as_is) or not changed:
+        raise ValueError(f"need who won each of the same deals, changed and as it is: got {len(changed)} and "
+                         f"{len(as_is)} deals")
+    return 100 * (sum(map(bool, changed)) - sum(map(bool, as_is))) / len(changed)
+
+
+def _points_pair(rng: Any) -> tuple[list[bool], list[bool]]:
+    deals = rng.randint(8, 60)
+    rate_changed, rate_as_is = rng.random(), rng.random()
+    return [rng.random() < rate_changed for _ in range(deals)], [rng.random() < rate_as_is for _ in range(deals)]
+
+
+# The pairs (who won each deal changed, as it is) a student's points is tried on: a change from 1 win in 4 to 3, one
+# from no wins at all (where a change in percent of the old rate has no answer), a loss, and pairs the lesson never
+# shows.
+POINTS_PAIRS = [([True, True, True, False], [True, False, False, False]),
+                ([True, False, True, False, False], [False] * 5),
+                ([False, True, False, False, True, False], [True, True, False, True, True, False]),
+                *hidden_inputs(626, 6, _points_pair)]
+
+
+def _points_hint(got: float, changed: list[bool], as_is: list[bool], want: float) -> str:
+    """What a wrong effect most likely got wrong."""
+    n, a, b = len(changed), sum(changed), sum(as_is)
+    close = lambda x: math.isclose(got, x, rel_tol=1e-9, abs_tol=1e-9)  # noqa: E731
+    if close(-want):
+        return "that is the effect the wrong way round: the changed game's rate minus the rate as it is."
+    if close(want / 100):
+        return "that is the difference of the two shares (between -1 and 1): give it in percentage points, × 100."
+    if close(a - b):
+        return (f"that is the difference in deals won ({n} deals here); each rate is the share of the deals won, in "
+                "percent, and their difference is in percentage points.")
+    if b and close(100 * (a - b) / b):
+        return ("that is the change in percent of the old rate. An effect in percentage points is the difference of "
+                "the two rates, each in percent.")
+    if agrees(got, want, places=written_places(got)):
+        return "that is the right effect rounded: return it unrounded, and round only where you print it."
+    return ("each rate is the share of the deals won, in percent; the effect is the changed rate minus the rate as it "
+            "is.")
+
+
+@exercise("06b.points", "Write points(changed, as_is): a change's effect on greedy's win rate in percentage points, "
+                        "from two lists of True and False (was each of the same deals won, changed and as it is). "
+                        "It is tried on deals the lesson never shows.",
+          pieces=[effect_points])
+def _points(answer: Any) -> Verdict:
+    needs_function(answer, "points(changed, as_is)", "a number answers one change only")
+    for changed, as_is in POINTS_PAIRS:
+        got = finite_number(call_student(answer, list(changed), list(as_is)),
+                            f"an effect in percentage points for points({changed}, {as_is})")
+        want = effect_points(changed, as_is)
+        if not math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9):
+            return Verdict(False, f"points({changed}, {as_is}) gave {got:.4g}, but that change's effect is "
+                                  f"{want:+.4g} percentage points: {_points_hint(got, changed, as_is, want)}")
+    return Verdict(True, f"your points gives the effect in percentage points on every pair of games tried "
+                         f"({len(POINTS_PAIRS)}). A rate that goes from 20% to 30% gains 10 percentage points, "
+                         "which is 50% more than before: the two are easy to mix up, so say which you mean.")
 
 
 def _share(variant: Any, deals: int) -> float:
@@ -120,6 +189,35 @@ def won_by_deal(games: Any, across: str = "variant") -> Any:
     return games.pivot_table(index=index, columns=across, values="outcome", aggfunc="first") == Outcome.WON.value
 
 
+# Lesson 06b's four rule changes, which lesson 06c tests: the change, and (the game as it is, the game changed).
+RULE_CHANGES = {
+    "SoliJoy: waste to foundation allowed": ("solijoy", dataclasses.replace(SOLIJOY, waste_to_foundation=True)),
+    "Klondike: draw 3": ("klondike", dataclasses.replace(KLONDIKE, draw=3)),
+    "Italian: columns built upward": ("italian", dataclasses.replace(ITALIAN, columns_follow_foundation_order=False)),
+    "Klondike: any card on an empty column": ("klondike", dataclasses.replace(KLONDIKE, empty_column_ranks=None)),
+}
+
+
+def rule_changes_alone(deals: int = 100, workers: int = 2) -> Any:
+    """Lesson 06b's experiment again, for lesson 06c: greedy plays deals 0 to ``deals - 1`` of each game as it is and
+    as each of ``RULE_CHANGES`` changes it. One row a change: its effect in percentage points, and the deals only
+    the changed game won and only the game as it is won (the deals a sign test counts).
+
+    >>> rule_changes_alone(deals=4, workers=1).columns.tolist()
+    ['change', 'points', 'only changed', 'only as it is']
+    """
+    import pandas as pd
+
+    from ..experiments import run
+    variants: dict[str, Any] = {"klondike": KLONDIKE, "solijoy": SOLIJOY, "italian": ITALIAN}
+    variants.update({change: new for change, (_, new) in RULE_CHANGES.items()})
+    won = won_by_deal(run(variants, "greedy", deals, workers=workers, progress=False))
+    return pd.DataFrame([{"change": change, "points": round(effect_points(won[change], won[old])),
+                          "only changed": int((won[change] & ~won[old]).sum()),
+                          "only as it is": int((won[old] & ~won[change]).sum())}
+                         for change, (old, _) in RULE_CHANGES.items()])
+
+
 def effect_interval(changed: Any, as_is: Any, z: float = 1.96) -> tuple[float, float]:
     """The 95% interval of a change's effect on the share of deals won, ``share(changed) - share(as_is)``, when both
     were played on the same deals (``changed[i]`` and ``as_is[i]``: was deal i won?): Newcombe's interval for
@@ -154,6 +252,29 @@ def effect_interval(changed: Any, as_is: Any, z: float = 1.96) -> tuple[float, f
     low = p1 - p2 - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
     high = p1 - p2 + math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
     return max(-1.0, low), min(1.0, high)
+
+
+def effects_table(won: Any, changes: dict, points: Any = None) -> Any:
+    """Lesson 06b's table of effects: one row a change (``changes``: the change, and (the game as it is, the game
+    changed), whose names are columns of ``won``, as ``won_by_deal`` gives it), with its effect in percentage points
+    by ``points`` (a student's function; the kit's ``effect_points`` while it is a stub, or without one), rounded,
+    and the ends of its 95% interval (``effect_interval``), in percentage points too.
+
+    >>> import pandas as pd
+    >>> won = pd.DataFrame({"a": [True, False, False, False], "changed": [True, True, True, False]})
+    >>> effects_table(won, {"changed": ("a", None)}).to_dict("records")
+    [{'change': 'changed', 'points': 50, 'low': -14, 'high': 79}]
+    """
+    import pandas as pd
+
+    from .pieces import yours_or_kits
+    effect = effect_points if points is None else yours_or_kits(points, effect_points)
+    rows = []
+    for change, (old, _) in changes.items():
+        low, high = effect_interval(won[change], won[old])
+        rows.append({"change": change, "points": round(effect(won[change], won[old])), "low": round(100 * low),
+                     "high": round(100 * high)})
+    return pd.DataFrame(rows)
 
 
 def plot_effects(effects: Any) -> Any:
