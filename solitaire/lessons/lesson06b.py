@@ -257,7 +257,8 @@ def effect_interval(changed: Any, as_is: Any, z: float = 1.96) -> tuple[float, f
 def effects_table(won: Any, changes: dict, points: Any = None) -> Any:
     """Lesson 06b's table of effects: one row a change (``changes``: the change, and (the game as it is, the game
     changed), whose names are columns of ``won``, as ``won_by_deal`` gives it), with its effect in percentage points
-    by ``points`` (a student's function; the kit's ``effect_points`` while it is a stub, or without one), rounded,
+    by ``points`` (a student's function, given two lists as its prompt says; the kit's ``effect_points`` while it
+    is a stub, or without one), rounded,
     and the ends of its 95% interval (``effect_interval``), in percentage points too.
 
     >>> import pandas as pd
@@ -272,7 +273,7 @@ def effects_table(won: Any, changes: dict, points: Any = None) -> Any:
     rows = []
     for change, (old, _) in changes.items():
         low, high = effect_interval(won[change], won[old])
-        rows.append({"change": change, "points": round(effect(won[change], won[old])), "low": round(100 * low),
+        rows.append({"change": change, "points": round(effect(list(won[change]), list(won[old]))), "low": round(100 * low),
                      "high": round(100 * high)})
     return pd.DataFrame(rows)
 
