@@ -155,7 +155,7 @@ COLD_REVIEWS = {
     "08b_playing_blind": ((6, 607, 33, 1, 4), (40,)),
 }
 # A lesson made from part of a reviewed lesson (a long lesson split in two) is scaled from that lesson's reviews.
-SPLIT_FROM: dict[str, str] = {}
+SPLIT_FROM: dict[str, str] = {"07a_search_work": "07_search"}
 
 
 def counts(path: Path) -> tuple[int, int, int, int, int]:
