@@ -680,6 +680,15 @@ def _won(game: Game) -> Game:
     return _played(game, solve(game, max_seconds=None, max_nodes=100_000).moves)
 
 
+def _home_first(p):
+    """Lesson 07a's solution: the children, those of moves to a foundation last."""
+    from solitaire.moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, apply, legal_moves
+    home, others = [], []
+    for m in legal_moves(p):
+        (home if m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION) else others).append(apply(p, m))
+    return others + home
+
+
 def _greedy_count(variant, seeds) -> int:
     from solitaire.strategies import play_game
     return sum(play_game(variant, s, "greedy").outcome == Outcome.WON for s in seeds)
@@ -696,7 +705,8 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
     from solitaire.experiments import wilson
     from solitaire.lessons import lesson08
     from solitaire.knowledge import count_layouts, game_knowledge
-    from solitaire.lessons.lesson07 import MINI, UNWINNABLE_MINI, canonical_state_key, depth_first
+    from solitaire.lessons.lesson07 import (MINI, UNWINNABLE_MINI, canonical_state_key, depth_first,
+                                            home_first_children)
     from solitaire.endgame import safe_to_foundation
     from solitaire.lessons.lesson07b import play_safe_moves
     from solitaire.players import RandomStrategy
@@ -744,6 +754,10 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                           lambda number: _dfs(deal(MINI, 81), max_nodes=10**6)[1],  # deal 81's count, whatever the deal
                           lambda number: _dfs(deal(MINI, UNWINNABLE_MINI), max_nodes=10**6)[1],
                           lambda number: depth_first(deal(MINI, number), max_nodes=10**6)[1]], "lots"),  # the kit's
+        "07a.home_first": (_home_first, [lambda p: _home_first(p)[::-1],  # the foundation moves first: tried last
+                                         lambda p: _home_first(p)[:-1] if len(_home_first(p)) > 1 else [],  # one lost
+                                         lambda p: legal_moves(p),  # moves, not positions
+                                         home_first_children], 42),  # the kit's own
         "07b.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
         "07b.settle": (_settle, [lambda p: _settle(p, kinds=("flip",)), lambda p: _settle(p, safe=lambda p, c: True),
                                  lambda p: _settle(p, once=True), lambda p: p, play_safe_moves], 42),

@@ -1,5 +1,5 @@
-"""Checks for the exercises of lessons 07 and 07b (search, and the solver's ideas), registered with
-``solitaire.lessons.check``, and the kit's own depth-first search that lesson 07b measures with.
+"""Checks for the exercises of lessons 07 and 07a (search, and a search's work), registered with
+``solitaire.lessons.check``, and the kit's own depth-first search that lessons 07a and 07b measure with.
 
 The expected answers are worked out inside the checks (the kit's search run on the exercise's deal), never
 kept under a name a student could import before trying.
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..endgame import Outcome
-from ..moves import apply, is_won, legal_moves
+from ..moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION, apply, is_won, legal_moves
 from ..render import text_diagram
 from ..state import Position, deal
 from ..variants import Variant
@@ -43,6 +43,18 @@ def all_children(p: Position) -> list[Position]:
     [4]
     """
     return [apply(p, m) for m in legal_moves(p)]
+
+
+def home_first_children(p: Position) -> list[Position]:
+    """Every position one legal move away, those of moves to a foundation last: a depth-first search, which
+    takes the newest position off its stack, tries them first (lesson 07a).
+
+    >>> [len(home_first_children(deal(MINI, 0)))]
+    [4]
+    """
+    moves = legal_moves(p)
+    home = [m for m in moves if m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION)]
+    return [apply(p, m) for m in moves if m not in home] + [apply(p, m) for m in home]
 
 
 def depth_first(start: Position, key: Callable[[Position], Any] = plain_key,
@@ -407,3 +419,53 @@ def _reachable(answer: Any) -> Verdict:
     others = ", ".join(f"{counts[n]:,}" for n in _reachable_deals())
     return Verdict(True, f"deal 81 reaches {counts[81]:,} positions, and {len(_reachable_deals())} more deals that "
                          f"cannot be won reach {others}: the whole tree of each, whatever the order of the moves.")
+
+
+def _home_first_fault(p: Position, got: Any) -> str | None:
+    """None if ``got`` is every child of ``p`` once, those of moves to a foundation after all the others."""
+    moves = legal_moves(p)
+    if got is not None and not isinstance(got, (list, tuple)):
+        return f"home_first(p) returned {_short(got)}: return a list of positions, apply(p, m) for each move m."
+    if got and all(hasattr(x, "kind") for x in got):
+        return "home_first(p) returned moves: return the positions they lead to, apply(p, m)."
+    home = [apply(p, m) for m in moves if m.kind in (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION)]
+    want = [apply(p, m) for m in moves]
+    try:
+        same = sorted(map(repr, got)) == sorted(map(repr, want))
+    except TypeError:
+        same = False
+    if not same:
+        return (f"home_first(p) returned {len(got)} positions, but p has {len(moves)} legal moves "
+                f"({' '.join(map(str, moves))}): return one child for each move, each once, in this position:")
+    places = [i for i, q in enumerate(got) if q in home]
+    if places and places[0] < len(got) - len(places):
+        return ("in this position a child of a move to a foundation comes before another child in your list. The "
+                "search takes the newest position off its stack, the last in the list, so put the children of moves "
+                "to a foundation last:")
+    return None
+
+
+@exercise("07a.home_first", "Write home_first(p): the list of p's children, apply(p, m) for each legal move m, with "
+                            "the children of moves to a foundation (COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION) last, "
+                            "so that a depth-first search tries them first.",
+          pieces=["solitaire.lessons.lesson07.home_first_children"])
+def _home_first(fn: Any) -> Verdict:
+    """Compares the student's children with the position's legal moves applied, on positions of seeded random
+    play (Mini Klondike and Klondike), after refusing a wrapper around the kit's ``home_first_children``."""
+    from ..variants import KLONDIKE
+    from .pieces import playout_positions
+    p = deal(MINI, 0)
+    kit = calls_into(fn, (p,), [home_first_children])
+    if kit:
+        return Verdict(False, f"your home_first calls the kit's {kit}, so it is the kit's answer, not yours: build "
+                              "the list yourself from legal_moves(p) and apply(p, m).")
+    positions = [p, *playout_positions(MINI), *playout_positions(KLONDIKE)]
+    for p in positions:
+        got = call_student(fn, p)
+        if got is None:
+            return no_return(fn, got)
+        fault = _home_first_fault(p, got)
+        if fault:
+            return Verdict(False, f"{fault}\n{text_diagram(p)}")
+    return Verdict(True, f"home_first gives every child once, the moves to a foundation last, on {len(positions)} "
+                         "Mini Klondike and Klondike positions.")
