@@ -155,7 +155,7 @@ COLD_REVIEWS = {
     "08b_playing_blind": ((6, 607, 33, 1, 4), (40,)),
 }
 # A lesson made from part of a reviewed lesson (a long lesson split in two) is scaled from that lesson's reviews.
-SPLIT_FROM: dict[str, str] = {}
+SPLIT_FROM: dict[str, str] = {"05c_intervals": "06_experiments"}
 
 
 def counts(path: Path) -> tuple[int, int, int, int, int]:
