@@ -155,8 +155,8 @@ COLD_REVIEWS = {
     "08b_playing_blind": ((6, 607, 33, 1, 4), (40,)),
 }
 # A lesson made from part of a reviewed lesson (a long lesson split in two) is scaled from that lesson's reviews.
-SPLIT_FROM: dict[str, str] = {"05a_own_strategy": "05_strategies", "06c_real_or_luck": "06b_rules_and_players",
-                              "07a_search_work": "07_search"}
+SPLIT_FROM: dict[str, str] = {"05a_own_strategy": "05_strategies", "05c_intervals": "06_experiments",
+                              "06c_real_or_luck": "06b_rules_and_players", "07a_search_work": "07_search"}
 
 
 def counts(path: Path) -> tuple[int, int, int, int, int]:

@@ -1,5 +1,6 @@
-"""Statistics, in one place: the Wilson interval of a win rate, the sign test between two players on the same
-deals, and Fisher's exact test between two win rates on different deals.
+"""Statistics, in one place: the Wilson interval of a win rate (and the textbook Wald interval, which fails where
+Wilson's holds), the sign test between two players on the same deals, and Fisher's exact test between two win rates
+on different deals.
 
 Pure Python (``math`` only), so that every layer may use it: the expert, the experiments, the tournament and the
 lessons. ``solitaire.experiments.wilson`` and ``solitaire.expert.wilson`` are this ``wilson``.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["fisher", "sign_test", "wilson"]
+__all__ = ["fisher", "sign_test", "wald", "wilson"]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -29,6 +30,26 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def wald(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The textbook ("Wald") interval for ``k`` successes in ``n`` trials: the observed rate plus or minus ``z``
+    standard errors (95% for z=1.96); (0, 1) when n is 0. It fails at few successes (0 of n gives (0, 0), however
+    small n), so the kit's intervals are ``wilson``'s; lesson 05c tests this one by simulation.
+
+    >>> low, high = wald(12, 40)
+    >>> round(low, 3), round(high, 3)
+    (0.158, 0.442)
+    >>> wald(0, 40)
+    (0.0, 0.0)
+    """
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}: k counts the successes among n trials")
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    half = z * math.sqrt(p * (1 - p) / n)
+    return p - half, p + half
 
 
 def sign_test(a: int, b: int) -> float:

@@ -15,6 +15,7 @@ from scipy.stats import binomtest
 from solitaire import KLONDIKE
 from solitaire.experiments import wilson
 from solitaire.lessons import check, lesson06, lesson06b
+from solitaire.stats import wald
 from solitaire.strategies import play_game
 
 
@@ -121,6 +122,12 @@ CASES = {
     "06b.points": (_points, [lambda c, a: _points(c, a) / 100, lambda c, a: _points(a, c),
                              lambda c, a: sum(c) - sum(a), lambda c, a: 100 * (sum(c) - sum(a)) / max(1, sum(a))],
                    "fifty"),
+    # 05c.wald: the Wald interval; Wilson's, a square root that leaves out the division, the rate alone, the kit's
+    # own wald (called, and passed), another z and ends rounded to 2 decimals are refused.
+    "05c.wald": (_wald, [_wilson, lambda k, n: (k / n - 1.96 * math.sqrt(k / n * (1 - k / n)) / n,
+                                                k / n + 1.96 * math.sqrt(k / n * (1 - k / n)) / n),
+                         lambda k, n: (k / n, k / n), wald, lambda k, n: wald(k, n), lambda k, n: wald(k, n, z=1.645),
+                         lambda k, n: tuple(round(x, 2) for x in _wald(k, n))], "the Wald interval"),
     "06.wilson": (_wilson, [_wald, _no_correction_in_half_width, lambda k, n: (k / n, k / n), wilson,
                             lambda k, n: _wilson(k, n, z=1.645), lambda w, n: wilson(w, n),
                             lambda k, n: tuple(round(x, 2) for x in _wilson(k, n))], "the Wilson interval"),
@@ -361,3 +368,20 @@ def test_effect_interval_matches_a_worked_example_and_covers_the_truth() -> None
     assert 0.92 <= inside / trials <= 0.98, inside / trials
     with pytest.raises(ValueError):
         effect_interval([True], [True, False])  # not the same deals
+
+
+def test_the_kits_coverage_is_lesson_05cs_simulation() -> None:
+    """Lesson 06 imports the simulation that lesson 05c writes out in a cell: the two must be the same code."""
+    import inspect
+    import json
+    from pathlib import Path
+
+    from solitaire.lessons.lesson05c import coverage
+    cells = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "05c_intervals.ipynb").read_text("utf-8"))
+    lesson = next("".join(c["source"]) for c in cells["cells"] if "def coverage(" in "".join(c["source"]))
+    kit = inspect.getsource(coverage)
+    body = [line for line in kit.splitlines() if line.strip() and not line.startswith("def ") and
+            not line.startswith("             experiments")]
+    docstring_end = max(i for i, line in enumerate(body) if '"""' in line)
+    assert all(line in lesson.splitlines() for line in body[docstring_end + 1:])
+    assert coverage(_wald) == coverage(wald) < 0.4 and 0.9 < coverage(wilson) < 0.97

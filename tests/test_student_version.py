@@ -248,6 +248,7 @@ def _kit_answers() -> dict[str, list[str]]:
     p = 2 * sum(math.comb(87, k) for k in range(51, 88)) / 2**87
     return {"05_strategies": ["✔ Right", "def _uneven"], "05a_own_strategy": ["✔ Right", "greedy wins is"],
             "05b_tournament": ["def _uncovers", "def _rule_of"],
+            "05c_intervals": ["def wald("],
             "06_experiments": ["def wilson(", "centre - half", f"{fewest:,}", str(fewest)],
             "06a_winnability": [f"klondike  {wilson(1805, 2000)[0]:.3f} to {wilson(1826, 2000)[1]:.3f}"],
             "06b_rules_and_players": ["def effect_points(", "✔ Right"],

@@ -13,8 +13,8 @@ from __future__ import annotations
 from .checks import EXERCISES, NotAnswered, Verdict, check, exercise, question, show_source
 from .grading import grade
 from . import (  # noqa: F401  (each lesson module registers its checks)
-    lesson01, lesson01a, lesson02, lesson02b, lesson03, lesson05, lesson05b, lesson06, lesson06a, lesson06b, lesson07,
-    lesson07b, lesson08,
+    lesson01, lesson01a, lesson02, lesson02b, lesson03, lesson05, lesson05b, lesson05c, lesson06, lesson06a, lesson06b,
+    lesson07, lesson07b, lesson08,
 )
 
 __all__ = ["EXERCISES", "NotAnswered", "Verdict", "check", "exercise", "grade", "question", "show_source"]
