@@ -459,14 +459,12 @@ def test_lesson_02ds_search_on_three_engines() -> None:
     """The search of lesson 02d: won on the kit's rules and on a right move_build, unwinnable on the wrong piece;
     a stub plays by the kit's rules and is named in engine.unwritten, so the lesson says "not written yet"."""
     from solitaire.lessons.lesson07 import depth_first
-    small = Variant("Mini Italian", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
-                    empty_column_ranks=("6",), auto_flip=True)
 
     def unwritten(p, m):
         raise NotImplementedError
     engines = {"kit": use(), "wrong": use(move_build=lesson02b.forgets_auto_flip), "right": use(move_build=move_build),
                "stub": use(move_build=unwritten)}
-    found = {name: depth_first(deal(small, 0), children=e.children)[0] for name, e in engines.items()}
+    found = {name: depth_first(deal(ITALIAN, 3), children=e.children)[0] for name, e in engines.items()}
     assert found == {"kit": "won", "wrong": "unwinnable", "right": "won", "stub": "won"}
     assert engines["stub"].unwritten == {"move_build"} and not engines["right"].unwritten
 
