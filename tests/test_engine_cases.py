@@ -698,3 +698,25 @@ def test_rules_compiled_with_a_given_fits() -> None:
 def test_a_variant_made_anew_is_no_other_game() -> None:
     assert Variant("Klondike, one pass", passes=1) == ONE_PASS and ONE_PASS.changes_from(KLONDIKE) == {
         "name": "Klondike, one pass", "passes": 1}
+
+
+def test_a_table_on_a_stub_first_called_after_the_deal_says_it_is_not_written() -> None:
+    """The waste's moves are first listed once the waste holds a card, and move_build first runs on a move between
+    columns: a table on such a stub says so after the move that met it, once, instead of playing the kit's rules
+    in silence (lessons 02b and 02c)."""
+    def waste_moves(p, targets, wants):
+        raise NotImplementedError
+
+    def draw(p):
+        raise NotImplementedError
+    table = solitaire.play("solijoy", 0, use=use(waste_moves=waste_moves))
+    assert "not written" not in table.message  # the deal has no waste: the stub is not met yet
+    table.click_stock()
+    table.click_stock()  # the waste's moves of the first card drawn are listed now
+    assert table.message.startswith("waste_moves is not written yet: until it is, this table plays by the kit's rules")
+    assert table.state["message"] == table.message
+    table.click_stock()
+    assert "not written" not in table.message  # said once
+    drawing = solitaire.play(KLONDIKE, 32, use=use(draw=draw))
+    drawing.click_stock()
+    assert drawing.message.startswith("draw is not written yet") and len(drawing.game.position.waste) == 1
