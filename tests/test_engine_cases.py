@@ -459,14 +459,12 @@ def test_lesson_02ds_search_on_three_engines() -> None:
     """The search of lesson 02d: won on the kit's rules and on a right move_build, unwinnable on the wrong piece;
     a stub plays by the kit's rules and is named in engine.unwritten, so the lesson says "not written yet"."""
     from solitaire.lessons.lesson07 import depth_first
-    small = Variant("Mini Italian", ranks=("A", "2", "3", "4", "5", "6"), columns=(1, 2, 3, 4, 5),
-                    empty_column_ranks=("6",), auto_flip=True)
 
     def unwritten(p, m):
         raise NotImplementedError
     engines = {"kit": use(), "wrong": use(move_build=lesson02b.forgets_auto_flip), "right": use(move_build=move_build),
                "stub": use(move_build=unwritten)}
-    found = {name: depth_first(deal(small, 0), children=e.children)[0] for name, e in engines.items()}
+    found = {name: depth_first(deal(ITALIAN, 3), children=e.children)[0] for name, e in engines.items()}
     assert found == {"kit": "won", "wrong": "unwinnable", "right": "won", "stub": "won"}
     assert engines["stub"].unwritten == {"move_build"} and not engines["right"].unwritten
 
@@ -700,3 +698,25 @@ def test_rules_compiled_with_a_given_fits() -> None:
 def test_a_variant_made_anew_is_no_other_game() -> None:
     assert Variant("Klondike, one pass", passes=1) == ONE_PASS and ONE_PASS.changes_from(KLONDIKE) == {
         "name": "Klondike, one pass", "passes": 1}
+
+
+def test_a_table_on_a_stub_first_called_after_the_deal_says_it_is_not_written() -> None:
+    """The waste's moves are first listed once the waste holds a card, and move_build first runs on a move between
+    columns: a table on such a stub says so after the move that met it, once, instead of playing the kit's rules
+    in silence (lessons 02b and 02c)."""
+    def waste_moves(p, targets, wants):
+        raise NotImplementedError
+
+    def draw(p):
+        raise NotImplementedError
+    table = solitaire.play("solijoy", 0, use=use(waste_moves=waste_moves))
+    assert "not written" not in table.message  # the deal has no waste: the stub is not met yet
+    table.click_stock()
+    table.click_stock()  # the waste's moves of the first card drawn are listed now
+    assert table.message.startswith("waste_moves is not written yet: until it is, this table plays by the kit's rules")
+    assert table.state["message"] == table.message
+    table.click_stock()
+    assert "not written" not in table.message  # said once
+    drawing = solitaire.play(KLONDIKE, 32, use=use(draw=draw))
+    drawing.click_stock()
+    assert drawing.message.startswith("draw is not written yet") and len(drawing.game.position.waste) == 1

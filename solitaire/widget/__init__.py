@@ -11,7 +11,7 @@ from ..game import Game
 from ..validity import validate
 from ..variants import Variant
 from .aids import safe_foundation_move
-from .play import Selection
+from .play import Selection, say_unwritten
 from .table import GameWidget
 
 __all__ = ["GameWidget", "Selection", "play", "safe_foundation_move"]
@@ -28,7 +28,8 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, *, use: Engine 
     kit's (``solitaire.engine``): a wrong piece shows as a move the table offers and the rules refuse, or as a
     legal move it refuses. Such a table has no aids (the solver plays by the kit's rules), unless ``aids=True``.
     A piece that is still a lesson's stub (it raises NotImplementedError) is played by the kit's own, and the
-    status line says so when the deal already called it (``fits``, ``stock_moves``, ``column_moves``).
+    status line says so: at once for a piece the deal calls (``fits``, ``stock_moves``, ``column_moves``), after the
+    move that first calls it for the others (the waste's moves, the draw, a move between columns).
 
     >>> table = play("klondike", seed=1, aids=False)
     >>> table.show_solution(); table.message
@@ -51,9 +52,6 @@ def play(game: Game | str | Variant = "klondike", seed: int = 0, *, use: Engine 
     else:
         table = GameWidget(Game(game, seed, engine=use), **options)
     if use is not None and use.unwritten:  # a student copy's stub met in dealing: the kit's piece plays instead
-        names = [getattr(use.pieces[piece], "__name__", piece) for piece in sorted(use.unwritten)]
-        table._say(f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} not written yet: until "
-                   f"{'it is' if len(names) == 1 else 'they are'}, this table plays by the kit's rules. "
-                   + table.message)
+        say_unwritten(table)
         table._send_state()
     return table

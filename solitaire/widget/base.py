@@ -42,6 +42,7 @@ class TableBase:
     _depth: int  # how many guarded actions are running (only the outermost one sends the table)
     _seq: int  # how many states were sent: the front end names the state it saw by it
     _actions_lock: threading.RLock  # held while an action runs: actions take turns, whatever thread calls them
+    _told_unwritten: set[str]  # the engine's stubs (engine.unwritten) the status line has already named
 
     def _say(self, text: str, kind: str = "info") -> None:
         """Write the status line ('info', 'ok' or 'error'); GameWidget does."""

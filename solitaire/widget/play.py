@@ -40,9 +40,25 @@ def guarded(action: Callable[..., Any]) -> Callable[..., None]:
             finally:
                 self._depth -= 1
             if self._depth == 0:
+                say_unwritten(self)
                 self._send_state()
 
     return run
+
+
+def say_unwritten(table: TableBase) -> None:
+    """Begin the status line with the pieces of the table's engine that turned out to be a lesson's stub since the
+    table last said so: the engine plays the kit's piece in their place (engine.py), and the student must not take
+    that for their own work. A piece first called after the deal (the waste's moves, a move between columns) is
+    met only then."""
+    engine = table.game.engine
+    new = sorted(engine.unwritten - table._told_unwritten) if engine is not None else []
+    if new:
+        table._told_unwritten |= set(new)
+        names = [getattr(engine.pieces[piece], "__name__", piece) for piece in new]
+        one = len(names) == 1
+        table._say(f"{' and '.join(names)} {'is' if one else 'are'} not written yet: until {'it is' if one else 'they are'}, "
+                   f"this table plays by the kit's rules. " + table.message, table.message_kind)
 
 
 def as_move(move: Move | str) -> Move:

@@ -70,6 +70,7 @@ class GameWidget(PlayMixin, AidsMixin, anywidget.AnyWidget):
         self._flight: list[tuple[str, str, str]] = []
         self._depth = self._seq = 0
         self._actions_lock = threading.RLock()  # one action at a time: comms may arrive on a kernel subshell thread
+        self._told_unwritten: set[str] = set()  # the engine's stubs the status line has named (play.say_unwritten)
         self._request: dict[str, str] | None = None  # the front end's request being answered: its id and action
         self._message_for: dict[str, str] | None = None  # the request the status line answers (None: from code)
         self._say(f"{self.game.variant.name}: drag a card onto a pile, or click it and then the pile; "
