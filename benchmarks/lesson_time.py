@@ -292,6 +292,7 @@ PROJECT_PERIODS = 3  # the final projects, after the last lesson
 ROW = re.compile(r"^\| (?P<periods>[^|]+) \| (?P<link>\[[^]]+\]\((?P<stem>0\w+)\.ipynb\)) \| (?P<yardstick>\d+) \| "
                  r"(?P<honest>\d+) \|", re.M)
 TOTAL = re.compile(r"\*\*(\d+) periods of 50 minutes\*\*")
+SHORT_ROW = re.compile(r"^\| (?P<keep>[^|]+) \| (?P<path>01(?:, 0\w+)*) \| \d+ \|$", re.M)
 
 
 def course_periods(spans: dict[str, tuple[int, int]]) -> int:
@@ -314,6 +315,14 @@ def update_plan(teachers: Path, lessons: list[Path]) -> list[str]:
 
     text = ROW.sub(row, text)
     text = TOTAL.sub(f"**{course_periods(spans)} periods of 50 minutes**", text, count=1)
+    short = iter(SHORT_PATHS.values())
+
+    def short_row(m: re.Match) -> str:  # the short paths' table, in the order of SHORT_PATHS
+        path = with_prerequisites(next(short), lessons)
+        periods = max(last for _, last in plan(path).values())
+        return f"| {m['keep']} | {', '.join(p.stem.split('_')[0] for p in path)} | {periods} |"
+
+    text = SHORT_ROW.sub(short_row, text)
     teachers.write_text(text, encoding="utf-8")
     return sorted(set(figures) - {m["stem"] for m in ROW.finditer(text)})
 

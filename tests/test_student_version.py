@@ -72,8 +72,8 @@ def run_student_copy(student_dir: Path):
     def run(stem: str):
         if stem not in runs:
             nb = nbformat.read(student_dir / f"{stem}.ipynb", as_version=4)
-            nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                    resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+            nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",  # a Going deeper stem: "deeper/…"
+                                    resources={"metadata": {"path": str((ROOT / "notebooks" / stem).parent)}}).execute()
             runs[stem] = nb
         return runs[stem]
     return run
@@ -250,14 +250,14 @@ def _kit_answers() -> dict[str, list[str]]:
             "05b_tournament": ["def _uncovers", "def _rule_of"],
             "05c_intervals": ["def wald("],
             "06_experiments": ["def wilson(", "centre - half", f"{fewest:,}", str(fewest)],
-            "06a_winnability": [f"klondike  {wilson(1805, 2000)[0]:.3f} to {wilson(1826, 2000)[1]:.3f}"],
+            "deeper/06a_winnability": [f"klondike  {wilson(1805, 2000)[0]:.3f} to {wilson(1826, 2000)[1]:.3f}"],
             "06b_rules_and_players": ["def effect_points(", "✔ Right"],
             "06c_real_or_luck": [f"p ≈ {p:.2f}", f"{p:.3f}", f"{p:.2f}:"]}
 
 
 @pytest.mark.parametrize("stem", sorted(_kit_answers()))
 def test_a_student_copy_shows_none_of_the_kits_answers(stem: str, run_student_copy) -> None:
-    """Run top to bottom, the student copy of 05, 06, 06a, 06b and 06c shows no answer of the kit's: not in its prose,
+    """Run top to bottom, the student copy of 05, 05a, 05c, 06, 06b, 06c and Going deeper's 06a shows no answer of the kit's: not in its prose,
     not in any output (show_source(wilson, after="06.wilson") prints the code only once the check said right).
     The teacher's copy does show them, so the strings looked for are real."""
     nb = run_student_copy(stem)
