@@ -127,34 +127,36 @@ def exercise_lines(path: Path) -> list[tuple[str, int]]:
     return list(found.items())
 
 
-# The minutes two cold reviews of the course needed, lesson by lesson (each a teacher who had never seen the kit,
-# working the lessons as a 16-year-old student would; notebooks/TEACHERS.md, "How long the lessons take"), with the
-# lesson's counts when they were recorded (main at 6c60bec, 7 December 2026: code cells, words, lines, exercises,
-# solution lines, as in ``REVIEWED``). A lesson heavy
-# with new ideas (06, 06b, 07) takes longer than its counts say. Where a review measured a lesson, its honest
-# estimate is at least the reviews' mean, scaled by how much the lesson's counts have changed since: a lesson cut
-# to two thirds of its counts is taken to need two thirds of the reviewed minutes, until a new review measures it.
-COLD_REVIEWS = {
-    "01_cards": ((7, 605, 29, 1, 6), (40, 55)),
-    "01a_play": ((8, 415, 15, 2, 5), (55, 50)),
-    "01b_shuffles": ((8, 619, 47, 1, 6), (50,)),
-    "02_rules": ((8, 603, 45, 1, 8), (55, 65)),
-    "02a_tables": ((8, 613, 38, 1, 16), (50,)),
-    "02b_moves": ((7, 614, 39, 1, 9), (45, 60)),
-    "02c_apply": ((6, 440, 20, 1, 5), (40,)),
-    "02d_builds": ((5, 593, 31, 1, 10), (60,)),
-    "03_variants": ((6, 595, 51, 1, 8), (35, 30)),
-    "05_strategies": ((7, 521, 63, 1, 12), (55, 75)),
-    "05b_tournament": ((7, 596, 46, 1, 18), (45,)),
-    "06_experiments": ((6, 483, 41, 1, 5), (55, 85)),
-    "06a_winnability": ((6, 444, 38, 1, 5), (35,)),
-    "06b_rules_and_players": ((6, 417, 49, 1, 6), (60, 75)),
-    "07_search": ((6, 609, 46, 1, 16), (65, 80)),
-    "07b_solver_ideas": ((6, 345, 42, 2, 18), (50,)),
-    "08_uncertainty": ((9, 606, 44, 1, 4), (40, 50)),
-    "08b_playing_blind": ((6, 607, 33, 1, 4), (40,)),
+# The minutes cold reviews of the course needed, lesson by lesson (each a teacher who had never seen the kit,
+# working the lessons as a 16-year-old student would; notebooks/TEACHERS.md, "How long the lessons take"), each
+# review with the lesson's counts when it was made (code cells, words, lines, exercises, solution lines, as in
+# ``REVIEWED``): the first two on main at 6c60bec (7 December 2026), the third on a1b6e2d (8 December, after the
+# long lessons were split or cut). A lesson heavy with new ideas takes longer than its counts say. Where reviews
+# measured a lesson, its honest estimate is at least their mean, each review's minutes scaled by how much the
+# lesson's counts have changed since it: a lesson cut to two thirds of its counts is taken to need two thirds of
+# the minutes a review measured before the cut. A lesson split from another and not reviewed itself is scaled from
+# that lesson's reviews (``SPLIT_FROM``).
+COLD_REVIEWS: dict[str, list[tuple[tuple[int, int, int, int, int], tuple[int, ...]]]] = {
+    "01_cards": [((7, 605, 29, 1, 6), (40, 55)), ((7, 605, 29, 1, 6), (40,))],
+    "01a_play": [((8, 415, 15, 2, 5), (55, 50)), ((8, 338, 15, 2, 5), (45,))],
+    "01b_shuffles": [((8, 619, 47, 1, 6), (50,))],
+    "02_rules": [((8, 603, 45, 1, 8), (55, 65)), ((7, 476, 26, 1, 8), (45,))],
+    "02a_tables": [((8, 613, 38, 1, 16), (50,))],
+    "02b_moves": [((7, 614, 39, 1, 9), (45, 60)), ((7, 546, 39, 1, 9), (45,))],
+    "02c_apply": [((6, 440, 20, 1, 5), (40,))],
+    "02d_builds": [((5, 593, 31, 1, 10), (60,)), ((4, 427, 28, 1, 10), (50,))],
+    "03_variants": [((6, 595, 51, 1, 8), (35, 30))],
+    "05_strategies": [((7, 521, 63, 1, 12), (55, 75)), ((5, 405, 31, 1, 8), (50,))],
+    "05a_own_strategy": [((4, 341, 24, 1, 12), (50,))],
+    "05b_tournament": [((7, 596, 46, 1, 18), (45,))],
+    "06_experiments": [((6, 483, 41, 1, 5), (55, 85))],
+    "06a_winnability": [((6, 444, 38, 1, 5), (35,))],
+    "06b_rules_and_players": [((6, 417, 49, 1, 6), (60, 75))],
+    "07_search": [((6, 609, 46, 1, 16), (65, 80))],
+    "07b_solver_ideas": [((6, 345, 42, 2, 18), (50,))],
+    "08_uncertainty": [((9, 606, 44, 1, 4), (40, 50))],
+    "08b_playing_blind": [((6, 607, 33, 1, 4), (40,))],
 }
-# A lesson made from part of a reviewed lesson (a long lesson split in two) is scaled from that lesson's reviews.
 SPLIT_FROM: dict[str, str] = {"05a_own_strategy": "05_strategies", "05c_intervals": "06_experiments",
                               "06c_real_or_luck": "06b_rules_and_players", "07a_search_work": "07_search"}
 
@@ -190,21 +192,24 @@ def honest(path: Path) -> dict[str, int]:
     >>> _ = path.write_text(json.dumps(nb), encoding="utf-8")
     >>> honest(path)  # 2 cells x 1.2 + 140 words / 30 + 4 lines / 6.5 + 1 exercise x 11.5 + 2 solution lines x 0.1
     {'minutes': 20, 'solution lines': 2}
-    >>> COLD_REVIEWS["x"] = ((2, 140, 4, 1, 2), (25, 35))  # reviewed as it is: 30 minutes on average
+    >>> COLD_REVIEWS["x"] = [((2, 140, 4, 1, 2), (25, 35))]  # two reviews of it as it is: 30 minutes on average
     >>> honest(path)["minutes"]
     30
-    >>> COLD_REVIEWS["x"] = ((4, 440, 17, 1, 2), (55, 65))  # 60 minutes at 33.8 counted minutes, cut since to 19.4
+    >>> COLD_REVIEWS["x"] = [((4, 440, 17, 1, 2), (55, 65))]  # 60 minutes at 33.8 counted minutes, cut since to 19.4
     >>> honest(path)["minutes"]  # 60 x 19.4 / 33.8
     35
+    >>> COLD_REVIEWS["x"].append(((2, 140, 4, 1, 2), (40,)))  # and a later review of it as it is: (32 + 38 + 40) / 3
+    >>> honest(path)["minutes"]
+    37
     >>> del COLD_REVIEWS["x"]
     """
     now = counts(path)
     minutes = math.ceil(counted(now))
-    reviewed = COLD_REVIEWS.get(SPLIT_FROM.get(Path(path).stem, Path(path).stem))
-    if reviewed:
-        then, reviews = reviewed
-        scale = 1 if now == then else counted(now) / counted(then)
-        minutes = max(minutes, math.ceil(sum(reviews) / len(reviews) * scale))
+    stem = Path(path).stem
+    reviewed = COLD_REVIEWS.get(stem) or COLD_REVIEWS.get(SPLIT_FROM.get(stem, stem), [])
+    scaled = [m * (1 if now == then else counted(now) / counted(then)) for then, reviews in reviewed for m in reviews]
+    if scaled:
+        minutes = max(minutes, math.ceil(sum(scaled) / len(scaled) - 1e-9))
     return {"minutes": minutes, "solution lines": solution_lines(path)}
 
 
