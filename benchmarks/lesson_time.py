@@ -130,8 +130,8 @@ def exercise_lines(path: Path) -> list[tuple[str, int]]:
 # The minutes cold reviews of the course needed, lesson by lesson (each a teacher who had never seen the kit,
 # working the lessons as a 16-year-old student would; notebooks/TEACHERS.md, "How long the lessons take"), each
 # review with the lesson's counts when it was made (code cells, words, lines, exercises, solution lines, as in
-# ``REVIEWED``): the first two on main at 6c60bec (7 December 2026), the third on a1b6e2d (8 December, after the
-# long lessons were split or cut). A lesson heavy with new ideas takes longer than its counts say. Where reviews
+# ``REVIEWED``): the first two on main at 6c60bec (7 December 2026), the third and fourth (two reviewers, seven lessons each) on
+# a1b6e2d (8 December, after the long lessons were split or cut). A lesson heavy with new ideas takes longer than its counts say. Where reviews
 # measured a lesson, its honest estimate is at least their mean, each review's minutes scaled by how much the
 # lesson's counts have changed since it: a lesson cut to two thirds of its counts is taken to need two thirds of
 # the minutes a review measured before the cut. A lesson split from another and not reviewed itself is scaled from
@@ -149,11 +149,14 @@ COLD_REVIEWS: dict[str, list[tuple[tuple[int, int, int, int, int], tuple[int, ..
     "05_strategies": [((7, 521, 63, 1, 12), (55, 75)), ((5, 405, 31, 1, 8), (50,))],
     "05a_own_strategy": [((4, 341, 24, 1, 12), (50,))],
     "05b_tournament": [((7, 596, 46, 1, 18), (45,))],
-    "06_experiments": [((6, 483, 41, 1, 5), (55, 85))],
+    "05c_intervals": [((5, 349, 30, 1, 4), (50,))],
+    "06_experiments": [((6, 483, 41, 1, 5), (55, 85)), ((4, 299, 16, 1, 5), (40,))],
     "06a_winnability": [((6, 444, 38, 1, 5), (35,))],
-    "06b_rules_and_players": [((6, 417, 49, 1, 6), (60, 75))],
-    "07_search": [((6, 609, 46, 1, 16), (65, 80))],
-    "07b_solver_ideas": [((6, 345, 42, 2, 18), (50,))],
+    "06b_rules_and_players": [((6, 417, 49, 1, 6), (60, 75)), ((5, 286, 28, 1, 4), (40,))],
+    "06c_real_or_luck": [((5, 274, 25, 1, 6), (40,))],
+    "07_search": [((6, 609, 46, 1, 16), (65, 80)), ((3, 385, 21, 1, 16), (55,))],
+    "07a_search_work": [((4, 363, 21, 1, 9), (30,))],
+    "07b_solver_ideas": [((6, 345, 42, 2, 18), (50,)), ((6, 344, 42, 2, 18), (60,))],
     "08_uncertainty": [((9, 606, 44, 1, 4), (40, 50))],
     "08b_playing_blind": [((6, 607, 33, 1, 4), (40,))],
 }

@@ -133,7 +133,9 @@ def _uneven_check(answer: Any) -> Verdict:
                                   f"{UNEVEN_TRIES:,}.{share}")
         both, one, more = _either_way(tosses, at_least)
         if not _near(got, both, UNEVEN_TRIES):
-            hint = (" That is about how often heads alone come up that often: count a throw as uneven when heads "
+            hint = (" Every throw came out the same: is random.Random(seed) made inside your loop? Make the generator "
+                    "once, before the loop, so that each throw gets new coins." if got in (0, UNEVEN_TRIES) else
+                    " That is about how often heads alone come up that often: count a throw as uneven when heads "
                     "or tails reach at_least." if _near(got, one, UNEVEN_TRIES) else
                     " That is about how often a throw goes beyond at_least: 'at least' includes at_least itself."
                     if _near(got, more, UNEVEN_TRIES) else
