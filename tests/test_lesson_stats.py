@@ -385,3 +385,35 @@ def test_the_kits_coverage_is_lesson_05cs_simulation() -> None:
     docstring_end = max(i for i, line in enumerate(body) if '"""' in line)
     assert all(line in lesson.splitlines() for line in body[docstring_end + 1:])
     assert coverage(_wald) == coverage(wald) < 0.4 and 0.9 < coverage(wilson) < 0.97
+
+
+def test_a_whole_number_effect_is_right_and_the_hints_name_common_slips(capsys: pytest.CaptureFixture) -> None:
+    """After the fourth cold review: 06b.points rounded to whole points, as the prompt's example is, is right; 07a's
+    `m.kind == A or B` (true for every move) and 05's generator made inside the loop get a hint that names them."""
+    import random
+
+    from solitaire import apply, legal_moves
+    from solitaire.moves import COLUMN_TO_FOUNDATION, WASTE_TO_FOUNDATION
+
+    ok, out = _said(capsys, "06b.points", lambda c, a: round(_points(c, a)))
+    assert ok, out
+    ok, out = _said(capsys, "06b.points", lambda c, a: round(_points(c, a), -1))  # to tens: still refused
+    assert not ok
+
+    def home_first(p):
+        rest, home = [], []
+        for m in legal_moves(p):
+            (home if m.kind == COLUMN_TO_FOUNDATION or WASTE_TO_FOUNDATION else rest).append(apply(p, m))
+        return rest + home
+    ok, out = _said(capsys, "07a.home_first", home_first)
+    assert not ok and "x == a or b is true whenever b is" in out
+
+    def uneven(tosses, at_least, tries, seed):
+        count = 0
+        for _ in range(tries):
+            rng = random.Random(seed)
+            heads = sum(rng.random() < 0.5 for _ in range(tosses))
+            count += heads >= at_least or tosses - heads >= at_least
+        return count
+    ok, out = _said(capsys, "05.uneven", uneven)
+    assert not ok and "made inside your loop" in out

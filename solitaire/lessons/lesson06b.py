@@ -111,7 +111,7 @@ def _points_hint(got: float, changed: list[bool], as_is: list[bool], want: float
         return ("that is the change in percent of the old rate. An effect in percentage points is the difference of "
                 "the two rates, each in percent.")
     if agrees(got, want, places=written_places(got)):
-        return "that is the right effect rounded: return it unrounded, and round only where you print it."
+        return "that is the right effect rounded too coarsely: keep at least whole percentage points."
     return ("each rate is the share of the deals won, in percent; the effect is the changed rate minus the rate as it "
             "is.")
 
@@ -126,7 +126,8 @@ def _points(answer: Any) -> Verdict:
         got = finite_number(call_student(answer, list(changed), list(as_is)),
                             f"an effect in percentage points for points({changed}, {as_is})")
         want = effect_points(changed, as_is)
-        if not math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9):
+        if not math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9) and not (  # rounded as the prompt's example is
+                got == round(got) and abs(got - want) <= 0.5):
             return Verdict(False, f"points({changed}, {as_is}) gave {got:.4g}, but that change's effect is "
                                   f"{want:+.4g} percentage points: {_points_hint(got, changed, as_is, want)}")
     return Verdict(True, f"your points gives the effect in percentage points on every pair of games tried "

@@ -438,6 +438,10 @@ def _home_first_fault(p: Position, got: Any) -> str | None:
         return (f"home_first(p) returned {len(got)} positions, but p has {len(moves)} legal moves "
                 f"({' '.join(map(str, moves))}): return one child for each move, each once, in this position:")
     places = [i for i, q in enumerate(got) if q in home]
+    if places and places[0] < len(got) - len(places) and list(map(repr, got)) == list(map(repr, want)):
+        return ("your list keeps the order of legal_moves(p): no child of a move to a foundation went to the end. "
+                "Does your test pick out only those moves? (In Python, x == a or b is true whenever b is: "
+                "compare m.kind with each kind.) In this position:")
     if places and places[0] < len(got) - len(places):
         return ("in this position a child of a move to a foundation comes before another child in your list. The "
                 "search takes the newest position off its stack, the last in the list, so put the children of moves "
