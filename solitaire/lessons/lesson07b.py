@@ -158,9 +158,12 @@ def play_safe_moves(p: Position) -> Position:
     """The kit's settle: play safe moves (flips, and foundation moves whose card ``safe_to_foundation`` lets go
     home) until none is left.
 
-    >>> p = deal(MINI, 0)
+    >>> p = deal(MINI, 0)  # lesson 07b's example: A♣ goes home, the card it covered turns up, 2♥ waits for A♠
     >>> [len(pile) for pile in p.foundations], [len(pile) for pile in play_safe_moves(p).foundations]
     ([0, 0, 0, 0], [1, 0, 0, 0])
+    >>> q = play_safe_moves(p)
+    >>> str(q.foundations[0][-1]), p.hidden, q.hidden, str(p.columns[3][-1]), str(q.columns[3][-1])
+    ('A♣', (0, 1, 2, 3, 4), (0, 0, 2, 3, 4), '2♥', '2♥')
     """
     from ..endgame import safe_foundation_moves
     while True:
