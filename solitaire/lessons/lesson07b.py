@@ -76,7 +76,8 @@ def _why_safe(p: Position, card: Any, want: bool) -> str:
     """Why ``card`` is safe in ``p`` (``want``) or is not: the cards that could sit on it, and where they are."""
     children = rules(p.variant).children[card]
     if want:
-        return f"the cards that could sit on {card} in a column ({', '.join(map(str, children))}) are all on foundations"
+        return (f"the cards that could sit on {card} in a column ({', '.join(map(str, children))}) are all on "
+                "foundations")
     home = [c for pile in p.foundations for c in pile]
     if p.variant.decks > 1 and all(c in home for c in children):
         missing = [str(c) for c in children if home.count(c) < p.variant.decks]
