@@ -406,6 +406,21 @@ def test_dfs_check_counts_the_positions_of_an_unwinnable_deal(capsys: pytest.Cap
     assert not ok and "columns as a set" in out
     ok, out = feedback(capsys, "07b.safe", lambda p, card: card.rank_name in ("A", "2"))
     assert not ok and "could still need" in out
+    ok, out = feedback(capsys, "07b.safe", lambda p, card: _safe(p, card, copies=False))  # right for one deck only
+    assert not ok and "SoliJoy plays with 2 decks" in out and "could still need" in out
+
+
+def test_a_settle_that_stops_too_soon_is_told_to_list_the_moves_again(capsys: pytest.CaptureFixture) -> None:
+    """A settle that lists the safe moves once and plays them all (a stale list), or plays one only, is told to list
+    the moves again after each move (a cold review found the hint silent on that); one that plays flips only is
+    told which card was still safe; one that uses the kit's safe_to_foundation, as lesson 07b asks, passes."""
+    for stops_early in (lambda p: _settle(p, stale=True), lambda p: _settle(p, once=True)):
+        ok, out = feedback(capsys, "07b.settle", stops_early)
+        assert not ok and "list the legal moves again" in out and "after each move" in out, out
+    ok, out = feedback(capsys, "07b.settle", lambda p: _settle(p, kinds=("flip",)))
+    assert not ok and "still safe to send home" in out and "list the legal moves again" not in out, out
+    ok, out = feedback(capsys, "07b.settle", _settle)
+    assert ok and "SoliJoy" in out, out
 
 
 def test_lesson_07_checks_refuse_a_wrapper_around_the_kits_answer(capsys: pytest.CaptureFixture) -> None:
@@ -648,20 +663,27 @@ def _dfs_without_budget(start, max_nodes=100_000):
     return _dfs(start, max_nodes=10**9)
 
 
-def _safe(p, card):
-    """Lesson 07's solution: every card that could sit on card in a column is home."""
+def _safe(p, card, copies=True):
+    """07b.safe's solution (Going deeper practice): every copy of every card that could sit on card in a column is
+    home; and its one-deck mistake (``copies=False``: one copy of each home is taken for enough, wrong in SoliJoy)."""
     home = [c for pile in p.foundations for c in pile]
-    return all(child in home for child in rules(p.variant).children[card])
+    return all(home.count(child) >= (p.variant.decks if copies else 1) for child in rules(p.variant).children[card])
 
 
-def _settle(p, safe=_safe, kinds=("flip", "w>f", "t>f"), once=False):
-    """Lesson 07b's solution (safe moves until none is left), and its mistakes: other kinds of move, no test of
-    safety, one move only."""
+def _settle(p, safe=None, kinds=("flip", "w>f", "t>f"), once=False, stale=False):
+    """Lesson 07b's solution (safe moves, by the kit's safe_to_foundation, until none is left), and its mistakes:
+    other kinds of move, no test of safety, one move only, every move of one list played (a stale list)."""
     from solitaire import apply
+    from solitaire.endgame import safe_to_foundation
+    safe = safe or safe_to_foundation
     while True:
         moves = [m for m in legal_moves(p) if m.kind in kinds and (m.kind == "flip" or safe(
             p, p.waste[-1] if m.kind == "w>f" else p.columns[m.source][-1]))]
         if not moves:
+            return p
+        if stale:
+            for m in moves:
+                p = apply(p, m)
             return p
         p = apply(p, moves[0])
         if once:
@@ -758,8 +780,10 @@ def _cases() -> dict[str, tuple[object, list[object], object]]:
                                          lambda p: _home_first(p)[:-1] if len(_home_first(p)) > 1 else [],  # one lost
                                          lambda p: legal_moves(p),  # moves, not positions
                                          home_first_children], 42),  # the kit's own
-        "07b.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation], 42),
+        "07b.safe": (_safe, [lambda p, card: True, lambda p, card: card.rank_name == "A", safe_to_foundation,
+                             lambda p, card: _safe(p, card, copies=False)], 42),  # right for one deck only
         "07b.settle": (_settle, [lambda p: _settle(p, kinds=("flip",)), lambda p: _settle(p, safe=lambda p, c: True),
+                                 lambda p: _settle(p, stale=True),
                                  lambda p: _settle(p, once=True), lambda p: p, play_safe_moves], 42),
         "07b.canonical": (_canonical_key, [
             lambda p: (p.stock, p.waste, p.foundations, tuple(sorted(p.columns))),  # forgets the face-down counts

@@ -290,7 +290,8 @@ def test_a_student_copy_shows_no_kit_answer_before_the_check_says_right(stem: st
 
 # --- lessons 07, 07b, 08 and 08b: a student copy shows none of the kit's answers ------------------------------
 
-SEARCH_LESSONS = ["07_search", "07a_search_work", "07b_solver_ideas", "08_uncertainty", "08b_playing_blind"]
+SEARCH_LESSONS = ["07_search", "07a_search_work", "07b_solver_ideas", "deeper/07b_more_ideas", "08_uncertainty",
+                  "08b_playing_blind"]
 
 
 def _search_kit_answers(lesson: str) -> list[str]:
@@ -304,9 +305,8 @@ def _search_kit_answers(lesson: str) -> list[str]:
     from solitaire.lessons import lesson07, lesson07b, lesson08
 
     functions = {"07_search": [lesson07.depth_first], "07a_search_work": [lesson07.home_first_children],
-                 "07b_solver_ideas": [lesson07.canonical_state_key,
-                                                                           safe_to_foundation,
-                                                                           lesson07b.play_safe_moves],
+                 "07b_solver_ideas": [lesson07b.play_safe_moves],  # its safe test is the kit's: lesson 07b uses it
+                 "deeper/07b_more_ideas": [lesson07.canonical_state_key, safe_to_foundation],  # 07b's practice
                  "08_uncertainty": [], "08b_playing_blind": [lesson08.games_alone]}[lesson]
     body = [line.strip() for f in functions for line in inspect.getsource(f).splitlines()[1:]]
     texts = [line for line in body if len(line) > 12 and not line.startswith(('"""', "#", ">>>"))]

@@ -1,12 +1,13 @@
-"""Checks for the exercises of lesson 07b (the solver's ideas: a canonical key, safe moves, settling), registered
-with ``solitaire.lessons.check``, and the kit's own ``play_safe_moves`` that the lesson's searches use while a
-student's ``settle`` is not written yet.
+"""Checks for the exercises of lesson 07b (settling: playing safe moves at once) and of its Going deeper notebook
+(practice: the safe test, a canonical key), registered with ``solitaire.lessons.check``, and the kit's own
+``play_safe_moves`` that the lesson's searches use while a student's ``settle`` is not written yet.
 
 Each answer is tried on positions of seeded random play that no lesson shows, with the kit's own version
 switched off while it runs.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..endgame import Outcome
@@ -14,7 +15,7 @@ from ..engine import what_differs
 from ..moves import FLIP, apply, legal_moves, rules
 from ..render import text_diagram
 from ..state import Position, deal, observe
-from ..variants import ITALIAN, KLONDIKE, Variant
+from ..variants import ITALIAN, KLONDIKE, SOLIJOY, Variant
 from .hidden import hidden_seeds
 from .checks import NotAnswered, Verdict, _short, answers_of, call_student, calls_into, exercise, no_return
 from .lesson07 import MINI, canonical_state_key
@@ -39,12 +40,14 @@ def _random_positions(variants: tuple[Variant, ...], steps: int, every: int = 1)
 
 
 @exercise("07b.safe", "Write safe(p, card): may card go to its foundation without ever being missed in a column? "
-                     "(True when every card that could sit on it in a column is on a foundation already)",
+                     "(True when every card that could sit on it in a column is on a foundation already; with two "
+                     "decks, both copies of it)",
           pieces=["solitaire.endgame.safe_to_foundation", "solitaire.endgame.safe_foundation_moves"],
           shows=("solitaire.endgame.safe_to_foundation", "v, children =", None))
 def _safe(fn: Any) -> Verdict:
-    """Compares the student's safe with the kit's on the top cards of random play, after checking that it is
-    not a wrapper around the kit's (a call into ``safe_to_foundation`` while it runs is refused)."""
+    """Compares the student's safe with the kit's on the top cards of random play in the four games (SoliJoy's two
+    decks included), after checking that it is not a wrapper around the kit's (a call into ``safe_to_foundation``
+    while it runs is refused)."""
     from ..endgame import safe_foundation_moves, safe_to_foundation
     p = deal(KLONDIKE, 0)
     kit = calls_into(fn, (p, p.columns[0][-1]), [safe_to_foundation, safe_foundation_moves])
@@ -52,7 +55,7 @@ def _safe(fn: Any) -> Verdict:
         return Verdict(False, f"your safe calls the kit's {kit}, so it is the kit's answer, not yours: work it out "
                               "from rules(p.variant).children[card] and p.foundations.")
     tried = 0
-    cards = [(p, card) for p in _random_positions((MINI, KLONDIKE, ITALIAN), 300)
+    cards = [(p, card) for p in _random_positions(SAFE_VARIANTS, 300)
              for card in [col[-1] for col, h in zip(p.columns, p.hidden) if len(col) > h] + list(p.waste[-1:])]
     for (p, card), got in zip(cards, answers_of(fn, cards)):
         want = safe_to_foundation(p, card)
@@ -60,13 +63,28 @@ def _safe(fn: Any) -> Verdict:
         if got is None:
             return no_return(fn, got)
         if got != want:
-            blockers = [str(c) for c in rules(p.variant).children[card]]
-            why = (f"the cards that could sit on {card} in a column ({', '.join(blockers)}) are all on "
-                   "foundations" if want else f"{' or '.join(blockers)} could still need {card} in a column")
             return Verdict(False, f"safe(p, {card}) returned {_short(got)} in this {p.variant.name} position, "
-                                  f"but {why}:\n{text_diagram(p)}")
-    return Verdict(True, f"safe agrees with the kit's safe_to_foundation on {tried} cards of {MINI.name}, Klondike "
-                         "and Italian positions.")
+                                  f"but {_why_safe(p, card, want)}:\n{text_diagram(p)}")
+    return Verdict(True, f"safe agrees with the kit's safe_to_foundation on {tried} cards of "
+                         f"{', '.join(v.name for v in SAFE_VARIANTS)} positions.")
+
+
+SAFE_VARIANTS = (MINI, KLONDIKE, SOLIJOY, ITALIAN)
+
+
+def _why_safe(p: Position, card: Any, want: bool) -> str:
+    """Why ``card`` is safe in ``p`` (``want``) or is not: the cards that could sit on it, and where they are."""
+    children = rules(p.variant).children[card]
+    if want:
+        return (f"the cards that could sit on {card} in a column ({', '.join(map(str, children))}) are all on "
+                "foundations")
+    home = [c for pile in p.foundations for c in pile]
+    if p.variant.decks > 1 and all(c in home for c in children):
+        missing = [str(c) for c in children if home.count(c) < p.variant.decks]
+        one, other = ("is", "the other") if len(missing) == 1 else ("are", "the others")
+        return (f"{p.variant.name} plays with {p.variant.decks} decks, so each card is there {p.variant.decks} times: "
+                f"one {' and one '.join(missing)} {one} home, but {other} could still need {card} in a column")
+    return f"{' or '.join(map(str, children))} could still need {card} in a column"
 
 
 def _twins_and_others(p: Position) -> list[tuple[Position, str]]:
@@ -141,9 +159,12 @@ def play_safe_moves(p: Position) -> Position:
     """The kit's settle: play safe moves (flips, and foundation moves whose card ``safe_to_foundation`` lets go
     home) until none is left.
 
-    >>> p = deal(MINI, 0)
+    >>> p = deal(MINI, 0)  # lesson 07b's example: A♣ goes home, the card it covered turns up, 2♥ waits for A♠
     >>> [len(pile) for pile in p.foundations], [len(pile) for pile in play_safe_moves(p).foundations]
     ([0, 0, 0, 0], [1, 0, 0, 0])
+    >>> q = play_safe_moves(p)
+    >>> str(q.foundations[0][-1]), p.hidden, q.hidden, str(p.columns[3][-1]), str(q.columns[3][-1])
+    ('A♣', (0, 1, 2, 3, 4), (0, 0, 2, 3, 4), '2♥', '2♥')
     """
     from ..endgame import safe_foundation_moves
     while True:
@@ -154,7 +175,7 @@ def play_safe_moves(p: Position) -> Position:
         p = apply(p, safe_moves[0])
 
 
-SETTLE_VARIANTS = (MINI, KLONDIKE, ITALIAN)  # one deck each: the exercise's safe does not count copies
+SETTLE_VARIANTS = (MINI, KLONDIKE, SOLIJOY, ITALIAN)  # safe_to_foundation counts SoliJoy's two copies
 SETTLE_POSITIONS = 150  # of each variant, from playouts of hidden deals
 
 
@@ -163,18 +184,25 @@ def _same_game(p: Position, q: Position) -> bool:
     return p._replace(foundations=tuple(sorted(p.foundations))) == q._replace(foundations=tuple(sorted(q.foundations)))
 
 
-def _home(p: Position) -> set:
-    return {c for pile in p.foundations for c in pile}
+def _home(p: Position) -> Counter:
+    """The cards on the foundations, each with how many copies are there (two decks: up to two)."""
+    return Counter(c for pile in p.foundations for c in pile)
 
 
-def _settle_mistake(p: Position, got: Position, want: Position) -> str:
-    """What a wrong settle did at ``p``, in words: an unsafe card sent home, a safe move left, or another change."""
+def _settle_mistake(p: Position, got: Position, want: Position, again: Any) -> str:
+    """What a wrong settle did at ``p``, in words: an unsafe card sent home, a safe move left (and, when the
+    student's settle run again from where it stopped, ``again``, moves on, that it stopped too soon: a stale list
+    of moves, or one move only), or another change."""
     unsafe = _home(got) - _home(want)
     if unsafe:
         card = min(unsafe)
         waiting = [str(c) for c in rules(p.variant).children[card] if c not in _home(got)]
         return (f"it sent {card} home, but {' and '.join(waiting) or 'a card'} could still need it in a column: "
-                "only a card your safe says is safe may go")
+                "only a card safe_to_foundation says is safe may go")
+    if isinstance(again, Position) and not _same_game(again, got) and not _same_game(play_safe_moves(got), got):
+        return ("it stopped too soon: given the position it reached, your settle plays more safe moves. A move can "
+                "make another move safe (a card sent home can uncover a card to flip), so after each move you play, "
+                "list the legal moves again, and stop only when none of them is safe")
     left = _home(want) - _home(got)
     if left:
         return f"it stopped with {min(left)} still safe to send home: play safe moves until none is left"
@@ -183,13 +211,13 @@ def _settle_mistake(p: Position, got: Position, want: Position) -> str:
     return "it made another position than the safe moves make: " + what_differs(got, want)
 
 
-@exercise("07b.settle", "Write settle(p): play safe moves (a flip, or a foundation move whose card your safe says "
-                        "may go home) one at a time until none is left, and return the position reached.",
-          pieces=["solitaire.lessons.lesson07b.play_safe_moves", "solitaire.endgame.safe_to_foundation",
-                  "solitaire.endgame.safe_foundation_moves"],
+@exercise("07b.settle", "Write settle(p): play safe moves (a flip, or a foundation move whose card "
+                        "safe_to_foundation(p, card) says may go home) one at a time until none is left, and return "
+                        "the position reached.",
+          pieces=["solitaire.lessons.lesson07b.play_safe_moves", "solitaire.endgame.safe_foundation_moves"],
           shows=("solitaire.lessons.lesson07b.play_safe_moves", "while True", None))
 def _settle(fn: Any) -> Verdict:
-    """Compares the student's settle with the kit's on positions of hidden deals of three one-deck games."""
+    """Compares the student's settle with the kit's on positions of hidden deals of the four games."""
     tried = 0
     for v in SETTLE_VARIANTS:
         for p in playout_positions(v, "", SETTLE_POSITIONS):
@@ -200,7 +228,9 @@ def _settle(fn: Any) -> Verdict:
             if not isinstance(got, Position):
                 raise NotAnswered(f"settle should return a position (what apply returns), but returned {_short(got)}")
             if not _same_game(got, want):
-                return Verdict(False, f"in this {v.name} position your settle is off: {_settle_mistake(p, got, want)}."
+                again = call_student(fn, got) if got != p else got
+                return Verdict(False, f"in this {v.name} position your settle is off: "
+                                      f"{_settle_mistake(p, got, want, again)}."
                                       f"\n{text_diagram(p)}")
     return Verdict(True, f"your settle reaches the kit's position from all {tried} positions tried, of hidden deals "
                          f"of {', '.join(v.name for v in SETTLE_VARIANTS)}.")
