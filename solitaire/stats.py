@@ -12,6 +12,12 @@ import math
 __all__ = ["fisher", "sign_test", "wald", "wilson"]
 
 
+def _counts(k: int, n: int) -> None:
+    """Refuse counts that are not ``k`` successes among ``n`` trials."""
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}: k counts the successes among n trials")
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval for ``k`` successes in ``n`` trials (95% for z=1.96); (0, 1) when n is 0.
 
@@ -21,8 +27,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     >>> wilson(0, 0)
     (0.0, 1.0)
     """
-    if n < 0 or k < 0 or k > n:
-        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}: k counts the successes among n trials")
+    _counts(k, n)
     if n == 0:
         return 0.0, 1.0
     p = k / n
@@ -43,8 +48,7 @@ def wald(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     >>> wald(0, 40)
     (0.0, 0.0)
     """
-    if n < 0 or k < 0 or k > n:
-        raise ValueError(f"need 0 <= k <= n, got k={k!r}, n={n!r}: k counts the successes among n trials")
+    _counts(k, n)
     if n == 0:
         return 0.0, 1.0
     p = k / n

@@ -9,7 +9,7 @@ import math
 import random
 from typing import Any, Callable
 
-from .checks import NotAnswered, Verdict, agrees_as_shown, call_student, exercise, shown_apart, written_places
+from .checks import Verdict, agrees_as_shown, exercise, shown_apart, written_places
 from .hidden import graded_inputs
 
 LESSON_PAIR = (12, 40)  # the lesson's own example: 12 wins in 40 games
@@ -64,14 +64,8 @@ def _wins_in(k: int, n: int) -> str:
                       "rate p = wins / games, plus or minus 1.96·√(p(1-p)/games).",
           pieces=["solitaire.stats.wald"])
 def _wald(answer: Any) -> Verdict:
-    tried = []
-    for k, n in WALD_PAIRS:
-        got = call_student(answer, k, n)
-        try:
-            low, high = (float(x) for x in got)
-        except (TypeError, ValueError):
-            raise NotAnswered(f"my_wald({k}, {n}) should return a pair (low, high), but returned {got!r}") from None
-        tried.append((k, n, low, high))
+    from .lesson06 import student_intervals
+    tried = [(k, n, low, high) for k, n, (low, high) in student_intervals(answer, WALD_PAIRS, "my_wald")]
     places = max(written_places(x) for _, _, low, high in tried for x in (low, high))  # the precision chosen
     if places < LEAST_PLACES:
         return Verdict(False, f"your ends are rounded to {places} decimal{'s' * (places != 1)}: keep at least "

@@ -40,15 +40,15 @@ def _wald(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return p - half, p + half
 
 
-def _pairs(answer: Any) -> list[tuple[int, int, tuple[float, float]]]:
-    """The student's interval for every pair of WILSON_PAIRS, as floats."""
+def student_intervals(answer: Any, pairs: Any, name: str) -> list[tuple[int, int, tuple[float, float]]]:
+    """The student's interval ``name(k, n)`` for every (k, n) of ``pairs``, as floats (lessons 05c and 06)."""
     out = []
-    for k, n in WILSON_PAIRS:
+    for k, n in pairs:
         got = call_student(answer, k, n)
         try:
             low, high = (float(x) for x in got)
         except (TypeError, ValueError):
-            raise NotAnswered(f"my_wilson({k}, {n}) should return a pair (low, high), but returned {got!r}") from None
+            raise NotAnswered(f"{name}({k}, {n}) should return a pair (low, high), but returned {got!r}") from None
         out.append((k, n, (low, high)))
     return out
 
@@ -67,7 +67,7 @@ def _wins_in(k: int, n: int) -> str:
                        "more is fine).", pieces=["solitaire.stats.wilson"])
 def _wilson(answer: Any) -> Verdict:
     from ..stats import wilson  # (the kit's own wilson, passed as the answer, is named a copy before this runs)
-    tried = _pairs(answer)
+    tried = student_intervals(answer, WILSON_PAIRS, "my_wilson")
     places = max(written_places(x) for _, _, pair in tried for x in pair)  # the precision the student chose
     if places < LEAST_PLACES:
         return Verdict(False, f"your ends are rounded to {places} decimal{'s' * (places != 1)}: keep at least "
