@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 from .checks import Verdict, agrees_as_shown, exercise, shown_apart, written_places
 from .hidden import graded_inputs
+from .lesson06 import LEAST_PLACES, student_intervals, textbook_interval, wins_in
 
 LESSON_PAIR = (12, 40)  # the lesson's own example: 12 wins in 40 games
-LEAST_PLACES = 3  # the lesson prints intervals to 3 decimals: a function may round its ends, but not coarser
 
 
 def coverage(interval: Callable[[int, int], tuple[float, float]], rate: float = 0.01, games: int = 40,
@@ -37,17 +37,6 @@ def coverage(interval: Callable[[int, int], tuple[float, float]], rate: float = 
     return inside / experiments
 
 
-def _textbook(k: int, n: int) -> tuple[float, float]:
-    """The Wald interval, computed here (the kit's ``wald`` is switched off while a student's answer runs).
-
-    >>> [round(x, 3) for x in _textbook(12, 40)]
-    [0.158, 0.442]
-    """
-    p = k / n
-    half = 1.96 * math.sqrt(p * (1 - p) / n)
-    return p - half, p + half
-
-
 # The (wins, games) pairs a student's Wald function is tried on: none, few, half, most and all wins, the lesson's
 # 12 in 40 first; in a graded check, secret ones too.
 WALD_PAIRS = [LESSON_PAIR] + sorted({(k, n) for n in (1, 2, 5, 10, 40, 100, 1000)
@@ -56,22 +45,17 @@ WALD_PAIRS = [LESSON_PAIR] + sorted({(k, n) for n in (1, 2, 5, 10, 40, 100, 1000
 WALD_PAIRS += graded_inputs(605, 12, lambda rng: (lambda n: (rng.randint(0, n), n))(rng.randint(1, 9000)))
 
 
-def _wins_in(k: int, n: int) -> str:
-    return f"{k} win{'s' * (k != 1)} in {n} game{'s' * (n != 1)}"
-
-
 @exercise("05c.wald", "Write my_wald(wins, games) that returns the 95% Wald interval (low, high): the observed "
                       "rate p = wins / games, plus or minus 1.96·√(p(1-p)/games).",
           pieces=["solitaire.stats.wald"])
 def _wald(answer: Any) -> Verdict:
-    from .lesson06 import student_intervals
     tried = [(k, n, low, high) for k, n, (low, high) in student_intervals(answer, WALD_PAIRS, "my_wald")]
     places = max(written_places(x) for _, _, low, high in tried for x in (low, high))  # the precision chosen
     if places < LEAST_PLACES:
         return Verdict(False, f"your ends are rounded to {places} decimal{'s' * (places != 1)}: keep at least "
                               f"{LEAST_PLACES}, as the lesson prints them.")
     for k, n, low, high in tried:
-        want = _textbook(k, n)
+        want = textbook_interval(k, n)
         clipped = (max(0.0, want[0]), min(1.0, want[1]))  # a student may keep the ends between 0 and 1
         if any(all(agrees_as_shown(x, w, places) for x, w in zip((low, high), pair)) for pair in (want, clipped)):
             continue
@@ -84,7 +68,7 @@ def _wald(answer: Any) -> Verdict:
         else:
             hint = " The interval's centre is the observed rate, wins / games."
         (low_text, want_low), (high_text, want_high) = shown_apart(low, want[0]), shown_apart(high, want[1])
-        return Verdict(False, f"for {_wins_in(k, n)} yours gives ({low_text}, {high_text}), but the Wald interval "
+        return Verdict(False, f"for {wins_in(k, n)} yours gives ({low_text}, {high_text}), but the Wald interval "
                               f"is ({want_low}, {want_high}).{hint}")
     return Verdict(True, f"your function agrees with the formula on all {len(WALD_PAIRS)} (wins, games) pairs tried, "
                          "from 0 wins in 1 game to 1000 wins in 1000 games.")

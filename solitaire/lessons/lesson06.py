@@ -34,7 +34,13 @@ WILSON_PAIRS += graded_inputs(601, 12, lambda rng: (lambda n: (rng.randint(0, n)
 LEAST_PLACES = 3  # the lesson prints intervals to 3 decimals: a function may round its ends, but not coarser
 
 
-def _wald(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def textbook_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wald interval, computed here: the kit's ``stats.wald`` is switched off while a student's answer runs
+    (lessons 05c and 06).
+
+    >>> [round(x, 3) for x in textbook_interval(12, 40)]
+    [0.158, 0.442]
+    """
     p = k / n
     half = z * math.sqrt(p * (1 - p) / n)
     return p - half, p + half
@@ -53,10 +59,10 @@ def student_intervals(answer: Any, pairs: Any, name: str) -> list[tuple[int, int
     return out
 
 
-def _wins_in(k: int, n: int) -> str:
+def wins_in(k: int, n: int) -> str:
     """ "1 win in 1 game", "0 wins in 10 games": the counts of a message in words.
 
-    >>> _wins_in(1, 1), _wins_in(0, 10)
+    >>> wins_in(1, 1), wins_in(0, 10)
     ('1 win in 1 game', '0 wins in 10 games')
     """
     return f"{k} win{'s' * (k != 1)} in {n} game{'s' * (n != 1)}"
@@ -76,16 +82,16 @@ def _wilson(answer: Any) -> Verdict:
         want = wilson(k, n)
         if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), want)):
             continue
-        if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), _wald(k, n))):
-            return Verdict(False, f"for {_wins_in(k, n)} yours gives ({low:.4f}, {high:.4f}): that is the "
+        if all(agrees_as_shown(x, w, places) for x, w in zip((low, high), textbook_interval(k, n))):
+            return Verdict(False, f"for {wins_in(k, n)} yours gives ({low:.4f}, {high:.4f}): that is the "
                                   "Wald interval, p ± 1.96·√(p(1-p)/n). The Wilson interval's centre and "
                                   "half-width both carry the z²/n terms.")
         (low_text, want_low), (high_text, want_high) = shown_apart(low, want[0]), shown_apart(high, want[1])
-        return Verdict(False, f"for {_wins_in(k, n)} yours gives ({low_text}, {high_text}), but the Wilson "
+        return Verdict(False, f"for {wins_in(k, n)} yours gives ({low_text}, {high_text}), but the Wilson "
                               f"interval is ({want_low}, {want_high}). Check each term of the formula.")
     smallest, largest = min(n for _, n in WILSON_PAIRS), max(n for _, n in WILSON_PAIRS)
     return Verdict(True, f"your function agrees with the kit's wilson on all {len(WILSON_PAIRS)} (wins, games) "
-                         f"pairs tried, from {_wins_in(0, smallest)} to {_wins_in(largest, largest)}.")
+                         f"pairs tried, from {wins_in(0, smallest)} to {wins_in(largest, largest)}.")
 
 
 def _width(n: int, rate: float = 0.8) -> float:
